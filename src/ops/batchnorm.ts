@@ -1,0 +1,31 @@
+// nn.BatchNorm1d/2d/3d at inference: y = (x - running_mean) / sqrt(running_var + eps) * weight + bias.
+
+import { formatShape, numel } from '../tensor/shape.ts';
+import { sameAsInput, type OpDef } from './op.ts';
+import { ParamReader } from './params.ts';
+
+export const batchNorm: OpDef = {
+  types: ['nn.BatchNorm1d', 'nn.BatchNorm2d', 'nn.BatchNorm3d'],
+  bind(node) {
+    const p: ParamReader = new ParamReader(node);
+    const features = p.int('num_features');
+    p.float('eps', 1e-5);
+    const affine = p.bool('affine', true);
+    const stats = affine ? ['running_mean', 'running_var', 'weight', 'bias'] : ['running_mean', 'running_var'];
+    for (const key of stats) {
+      const s = p.weightShape(key);
+      if (!s || s.length !== 1 || s[0] !== features) p.fail(`weight @${key} is ${s ? formatShape(s) : 'missing'}: expected (${features})`);
+    }
+    return {
+      infer(inputs) {
+        p.expectInputs(inputs, 1);
+        const x = inputs[0]!;
+        if (x.shape.length < 2 || x.shape[1] !== features) {
+          p.fail(`input ${formatShape(x.shape)}: expected (N,${features},...) for num_features=${features}`);
+        }
+        return sameAsInput(inputs);
+      },
+      macs: (_inputs, outputs) => numel(outputs[0]!.shape),
+    };
+  },
+};

@@ -1,0 +1,33 @@
+// torch.cat: join tensors along one dim; every other dim must agree.
+
+import { formatShape, normalizeAxis } from '../tensor/shape.ts';
+import type { OpDef } from './op.ts';
+import { ParamReader } from './params.ts';
+
+export const cat: OpDef = {
+  types: ['torch.cat', 'torch.concat'],
+  bind(node) {
+    const p: ParamReader = new ParamReader(node);
+    const dim = p.int('dim', 0);
+    return {
+      infer(inputs) {
+        if (inputs.length < 1) p.fail('expected at least 1 input');
+        const first = inputs[0]!;
+        const axis = normalizeAxis(dim, first.shape.length);
+        if (axis === undefined) p.fail(`dim=${dim} is out of range for input ${formatShape(first.shape)}`);
+        let total = 0;
+        for (const [i, x] of inputs.entries()) {
+          const fits = x.shape.length === first.shape.length && x.shape.every((d, k) => k === axis || d === first.shape[k]);
+          if (!fits) {
+            p.fail(`input ${i} ${formatShape(x.shape)} does not match input 0 ${formatShape(first.shape)} outside dim ${dim}`);
+          }
+          total += x.shape[axis]!;
+        }
+        const shape = [...first.shape];
+        shape[axis] = total;
+        return [{ shape, dtype: first.dtype }];
+      },
+      macs: () => 0,
+    };
+  },
+};

@@ -1,0 +1,64 @@
+// The operator registry: a plain list of op families and one loop. Registering a type twice throws.
+
+import { UnsupportedOpsError } from '../errors.ts';
+import type { Graph, Node } from '../graph/graph.ts';
+import { activationOps } from './activation.ts';
+import { adaptiveAvgPool2d, adaptiveMaxPool2d } from './adaptive-pool.ts';
+import { batchNorm } from './batchnorm.ts';
+import { cat } from './cat.ts';
+import { conv2d, convTranspose2d } from './conv.ts';
+import { expression } from './expression.ts';
+import { flatten } from './flatten.ts';
+import { attribute, input, output } from './io.ts';
+import { linear } from './linear.ts';
+import type { BoundOp, OpDef } from './op.ts';
+import { avgPool2d, maxPool2d } from './pool.ts';
+import { logSoftmax, softmax } from './softmax.ts';
+import { upsample } from './upsample.ts';
+import { yoloDetect } from './yolo-detect.ts';
+
+const FAMILIES: readonly OpDef[] = [
+  input, output, attribute,
+  conv2d, convTranspose2d, linear, batchNorm,
+  ...activationOps,
+  maxPool2d, avgPool2d, adaptiveAvgPool2d, adaptiveMaxPool2d,
+  upsample, softmax, logSoftmax,
+  flatten, cat, expression,
+  yoloDetect,
+];
+
+export class OpRegistry {
+  private readonly byType = new Map<string, OpDef>();
+
+  constructor(families: readonly OpDef[]) {
+    for (const family of families) {
+      for (const type of family.types) {
+        if (this.byType.has(type)) throw new Error(`operator type ${type} is registered twice`);
+        this.byType.set(type, family);
+      }
+    }
+  }
+
+  get(type: string): OpDef | undefined {
+    return this.byType.get(type);
+  }
+
+  get types(): string[] {
+    return [...this.byType.keys()].sort();
+  }
+
+  /**
+   * Binds every node of the graph (parsing its params once). Unsupported types fail together in one
+   * UnsupportedOpsError listing each type and the nodes that use it; a bad param fails naming its node.
+   */
+  bindAll(graph: Graph): Map<Node, BoundOp> {
+    const missing = new Map<string, string[]>();
+    for (const node of graph.nodes) {
+      if (!this.byType.has(node.type)) missing.set(node.type, [...(missing.get(node.type) ?? []), node.name]);
+    }
+    if (missing.size) throw new UnsupportedOpsError(missing);
+    return new Map(graph.nodes.map((node) => [node, this.byType.get(node.type)!.bind(node)]));
+  }
+}
+
+export const defaultRegistry = new OpRegistry(FAMILIES);
