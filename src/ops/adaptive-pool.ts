@@ -1,8 +1,7 @@
 // Adaptive pooling to a fixed output size (nn.AdaptiveAvgPool2d, nn.AdaptiveMaxPool2d and F. forms).
 // Window i along a dim of size n covers [floor(i*n/out), ceil((i+1)*n/out)), as PyTorch computes it.
 
-import { numel } from '../tensor/shape.ts';
-import type { OpDef } from './op.ts';
+import { noMacs, type OpDef } from './op.ts';
 import { ParamReader } from './params.ts';
 
 function adaptiveOp(types: string[], kind: 'max' | 'avg'): OpDef {
@@ -19,7 +18,7 @@ function adaptiveOp(types: string[], kind: 'max' | 'avg'): OpDef {
           p.expectRank(inputs[0]!, [3, 4]);
           return [{ shape: [...inputs[0]!.shape.slice(0, -2), ...outSize], dtype: inputs[0]!.dtype }];
         },
-        macs: (inputs) => numel(inputs[0]!.shape),
+        macs: noMacs,
       };
     },
   };

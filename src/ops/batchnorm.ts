@@ -3,6 +3,7 @@
 import { formatShape, numel } from '../tensor/shape.ts';
 import { sameAsInput, type OpDef } from './op.ts';
 import { ParamReader } from './params.ts';
+import { allocateWeight } from './init.ts';
 
 export const batchNorm: OpDef = {
   types: ['nn.BatchNorm1d', 'nn.BatchNorm2d', 'nn.BatchNorm3d'],
@@ -27,5 +28,13 @@ export const batchNorm: OpDef = {
       },
       macs: (_inputs, outputs) => numel(outputs[0]!.shape),
     };
+  },
+  initWeights(node, random) {
+    // Statistics of a trained net: variance strictly positive, scale near 1.
+    const fill: Array<[string, number, number]> = [['running_mean', -0.1, 0.1], ['running_var', 0.5, 1.5], ['weight', 0.8, 1.2], ['bias', -0.1, 0.1]];
+    for (const [key, lo, hi] of fill) {
+      const data = allocateWeight(node, key);
+      if (data) random.fillUniform(data, lo, hi);
+    }
   },
 };

@@ -1,7 +1,7 @@
 // torch.cat: join tensors along one dim; every other dim must agree.
 
 import { formatShape, normalizeAxis } from '../tensor/shape.ts';
-import type { OpDef } from './op.ts';
+import { noMacs, type OpDef } from './op.ts';
 import { ParamReader } from './params.ts';
 
 export const cat: OpDef = {
@@ -27,7 +27,7 @@ export const cat: OpDef = {
         shape[axis] = total;
         return [{ shape, dtype: first.dtype }];
       },
-      macs: () => 0,
+      macs: noMacs,
     };
   },
 };

@@ -1,6 +1,7 @@
 // nn.Conv2d and nn.ConvTranspose2d.
 
 import type { OpDef } from './op.ts';
+import { initHe } from './init.ts';
 import { convMacs, inferConv, parseConvParams } from './conv-params.ts';
 
 export const conv2d: OpDef = {
@@ -12,6 +13,10 @@ export const conv2d: OpDef = {
       macs: (inputs, outputs) => convMacs(params, false, inputs, outputs),
     };
   },
+  initWeights(node, random) {
+    const c = parseConvParams(node, false);
+    initHe(node, random, (c.inChannels / c.groups) * c.kernel[0] * c.kernel[1]);
+  },
 };
 
 export const convTranspose2d: OpDef = {
@@ -22,5 +27,11 @@ export const convTranspose2d: OpDef = {
       infer: (inputs) => inferConv(node, params, true, inputs),
       macs: (inputs, outputs) => convMacs(params, true, inputs, outputs),
     };
+  },
+  initWeights(node, random) {
+    // Each output gathers in/groups x kh x kw / (stride_h x stride_w) products on average.
+    const c = parseConvParams(node, true);
+    const fanIn = Math.max(1, ((c.inChannels / c.groups) * c.kernel[0] * c.kernel[1]) / (c.stride[0] * c.stride[1]));
+    initHe(node, random, fanIn);
   },
 };

@@ -1,7 +1,7 @@
 // pnnx.Expression: an elementwise expression over its inputs (`add(@0,mul(@1,2))`), see src/expr.
 
-import { broadcastShapes, formatShape, numel } from '../tensor/shape.ts';
-import type { OpDef } from './op.ts';
+import { broadcastShapes, formatShape } from '../tensor/shape.ts';
+import { noMacs, type OpDef } from './op.ts';
 import { ParamReader } from './params.ts';
 
 export const expression: OpDef = {
@@ -16,7 +16,7 @@ export const expression: OpDef = {
         if (!shape) p.fail(`input shapes ${inputs.map((x) => formatShape(x.shape)).join(' and ')} do not broadcast`);
         return [{ shape, dtype: inputs[0]?.dtype ?? 'f32' }];
       },
-      macs: (_inputs, outputs) => numel(outputs[0]!.shape),
+      macs: noMacs,
     };
   },
 };

@@ -1,7 +1,7 @@
 // torch.flatten / nn.Flatten: merge dims start_dim..end_dim into one.
 
 import { formatShape, normalizeAxis } from '../tensor/shape.ts';
-import type { OpDef } from './op.ts';
+import { noMacs, type OpDef } from './op.ts';
 import { ParamReader } from './params.ts';
 
 export const flatten: OpDef = {
@@ -24,7 +24,7 @@ export const flatten: OpDef = {
         const merged = x.shape.slice(s, e + 1).reduce((a, b) => a * b, 1);
         return [{ shape: [...x.shape.slice(0, s), merged, ...x.shape.slice(e + 1)], dtype: x.dtype }];
       },
-      macs: () => 0,
+      macs: noMacs,
     };
   },
 };

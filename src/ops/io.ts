@@ -2,7 +2,7 @@
 
 import { DYNAMIC, formatShape } from '../tensor/shape.ts';
 import { Tensor } from '../tensor/tensor.ts';
-import type { OpDef } from './op.ts';
+import { noMacs, type OpDef } from './op.ts';
 import { ParamReader } from './params.ts';
 
 /** An Input's shape comes from its annotation unless the caller binds another (see graph/shapes.ts). */
@@ -17,7 +17,7 @@ export const input: OpDef = {
         if (a.shape.includes(DYNAMIC)) p.fail(`the input shape ${formatShape(a.shape)} has dynamic dims: give its shape (e.g. --input-shape)`);
         return [{ shape: a.shape, dtype: a.dtype ?? 'f32' }];
       },
-      macs: () => 0,
+      macs: noMacs,
     };
   },
 };
@@ -25,7 +25,7 @@ export const input: OpDef = {
 export const output: OpDef = {
   types: ['pnnx.Output'],
   bind() {
-    return { infer: () => [], macs: () => 0, reference: () => [] };
+    return { infer: () => [], macs: noMacs, reference: () => [] };
   },
 };
 
@@ -39,7 +39,7 @@ export const attribute: OpDef = {
     const dtype = node.weights.get('data')!.dtype ?? 'f32';
     return {
       infer: () => [{ shape, dtype }],
-      macs: () => 0,
+      macs: noMacs,
       reference: () => {
         const w = p.weight('data');
         return [new Tensor(dtype, shape, w.data)];

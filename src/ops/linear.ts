@@ -3,6 +3,7 @@
 import { formatShape, numel } from '../tensor/shape.ts';
 import type { OpDef } from './op.ts';
 import { ParamReader } from './params.ts';
+import { initHe } from './init.ts';
 
 export const linear: OpDef = {
   types: ['nn.Linear'],
@@ -30,5 +31,8 @@ export const linear: OpDef = {
       },
       macs: (_inputs, outputs) => numel(outputs[0]!.shape) * inFeatures,
     };
+  },
+  initWeights(node, random) {
+    initHe(node, random, new ParamReader(node).int('in_features'));
   },
 };

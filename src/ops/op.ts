@@ -6,6 +6,7 @@ import type { Node } from '../graph/graph.ts';
 import type { DType } from '../tensor/dtype.ts';
 import type { Shape } from '../tensor/shape.ts';
 import type { Tensor } from '../tensor/tensor.ts';
+import type { SeededRandom } from '../tensor/random.ts';
 
 /** What shape inference knows about one operand. */
 export interface ShapeInfo {
@@ -28,6 +29,11 @@ export interface OpDef {
   readonly types: readonly string[];
   /** Parses and checks the node's params and weights; throws a NodeError if they are missing or invalid. */
   bind(node: Node): BoundOp;
+  /**
+   * Fills the node's declared weights with seeded values that keep a deep net's activations finite
+   * (`flowinfer init-weights`); ops without it get small normal values.
+   */
+  initWeights?(node: Node, random: SeededRandom): void;
 }
 
 /** The output of shape-preserving ops. */

@@ -1,7 +1,6 @@
 // Max and average pooling (nn.MaxPool2d, nn.AvgPool2d, F.max_pool2d, F.avg_pool2d).
 
-import { numel } from '../tensor/shape.ts';
-import type { OpDef } from './op.ts';
+import { noMacs, type OpDef } from './op.ts';
 import { inferPool, parsePoolParams } from './pool-params.ts';
 
 function poolOp(types: string[], kind: 'max' | 'avg'): OpDef {
@@ -11,7 +10,7 @@ function poolOp(types: string[], kind: 'max' | 'avg'): OpDef {
       const params = parsePoolParams(node, kind);
       return {
         infer: (inputs) => inferPool(node, params, inputs),
-        macs: (_inputs, outputs) => numel(outputs[0]!.shape) * params.kernel[0] * params.kernel[1],
+        macs: noMacs,
       };
     },
   };

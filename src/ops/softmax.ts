@@ -1,7 +1,7 @@
 // Softmax and log-softmax along one dim (the dim counts the batch axis, as in PyTorch).
 
-import { formatShape, normalizeAxis, numel } from '../tensor/shape.ts';
-import { sameAsInput, type OpDef } from './op.ts';
+import { formatShape, normalizeAxis } from '../tensor/shape.ts';
+import { noMacs, sameAsInput, type OpDef } from './op.ts';
 import { ParamReader } from './params.ts';
 
 function softmaxOp(types: string[]): OpDef {
@@ -17,7 +17,7 @@ function softmaxOp(types: string[]): OpDef {
           if (normalizeAxis(dim, x.shape.length) === undefined) p.fail(`dim=${dim} is out of range for input ${formatShape(x.shape)}`);
           return sameAsInput(inputs);
         },
-        macs: (inputs) => numel(inputs[0]!.shape),
+        macs: noMacs,
       };
     },
   };

@@ -4,7 +4,9 @@
 
 import { formatShape, numel } from '../tensor/shape.ts';
 import type { OpDef } from './op.ts';
+import type { Node } from '../graph/graph.ts';
 import { ParamReader } from './params.ts';
+import { allocateWeight } from './init.ts';
 
 export const yoloDetect: OpDef = {
   types: ['models.yolo.Detect'],
@@ -39,4 +41,55 @@ export const yoloDetect: OpDef = {
       macs: (inputs) => inputs.reduce((sum, x, i) => sum + (numel(x.shape) / x.shape[1]!) * convs[i]!.inChannels * convs[i]!.outChannels, 0),
     };
   },
+  initWeights(node, random) {
+    for (let i = 0; node.weights.has(`m.${i}.weight`); i++) {
+      const w = allocateWeight(node, `m.${i}.weight`)!;
+      random.fillNormal(w, 0.01);
+      const b = allocateWeight(node, `m.${i}.bias`);
+      if (b) random.fillNormal(b, 0.5);
+    }
+    initDetectConstants(node);
+  },
 };
+
+/** YOLOv5's default anchors (pixels) for strides 8, 16, 32. */
+const DEFAULT_ANCHORS = [[10, 13, 16, 30, 33, 23], [30, 61, 62, 45, 59, 119], [116, 90, 156, 198, 373, 326]];
+
+/**
+ * The Detect constants as YOLOv5 (v6+) makes them: per map size a grid (x - 0.5, y - 0.5) and an anchor
+ * grid (anchor sizes in pixels), declared in that order; maps from largest to smallest have strides 8, 16,
+ * 32; a (na) vector holds the strides.
+ */
+function initDetectConstants(node: Node): void {
+  const grids = [...node.weights].filter(([, w]) => w.shape.length === 5 && w.shape[4] === 2);
+  const sizes = [...new Set(grids.map(([, w]) => w.shape[2]!))].sort((a, b) => b - a);
+  const seen = new Map<number, number>();
+  for (const [key, w] of grids) {
+    const [, na, h, wd] = w.shape as [number, number, number, number, number];
+    const level = sizes.indexOf(h);
+    const role = seen.get(h) ?? 0;
+    seen.set(h, role + 1);
+    const data = allocateWeight(node, key)!;
+    const anchors = DEFAULT_ANCHORS[Math.min(level, 2)]!;
+    for (let a = 0; a < na; a++) {
+      for (let y = 0; y < h; y++) {
+        for (let x = 0; x < wd; x++) {
+          const o = (((a * h + y) * wd) + x) * 2;
+          if (role === 0) {
+            data[o] = x - 0.5;
+            data[o + 1] = y - 0.5;
+          } else {
+            data[o] = anchors[(a % 3) * 2]!;
+            data[o + 1] = anchors[(a % 3) * 2 + 1]!;
+          }
+        }
+      }
+    }
+  }
+  for (const [key, w] of node.weights) {
+    if (w.shape.length === 1 && !w.data) {
+      const data = allocateWeight(node, key)!;
+      for (let i = 0; i < data.length; i++) data[i] = 8 * 2 ** i;
+    }
+  }
+}

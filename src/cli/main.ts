@@ -1,0 +1,61 @@
+// The flowinfer command line. Each command lives in its own file; this one wires them to commander and
+// turns flowinfer's own errors into one clear line and exit status 1 (a stack trace means a bug).
+
+import { Command, InvalidArgumentError } from 'commander';
+import { FlowinferError } from '../errors.ts';
+import { parseShapeOption } from './format.ts';
+import { initWeightsCommand } from './init-weights.ts';
+import { inspectCommand } from './inspect.ts';
+
+function shapeOption(value: string, previous: number[][] = []): number[][] {
+  try {
+    return [...previous, parseShapeOption(value)];
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message);
+  }
+}
+
+function intOption(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n)) throw new InvalidArgumentError(`expected an integer, got ${value}`);
+  return n;
+}
+
+function runAction<A extends unknown[]>(action: (...args: A) => string | Promise<string>) {
+  return async (...args: A) => {
+    try {
+      const out = await action(...args);
+      if (out) process.stdout.write(`${out}\n`);
+    } catch (e) {
+      if (e instanceof FlowinferError || (e as NodeJS.ErrnoException).code === 'ENOENT') {
+        process.stderr.write(`flowinfer: ${(e as Error).message}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      throw e;
+    }
+  };
+}
+
+const program = new Command('flowinfer')
+  .description('A streaming dataflow inference engine for PNNX models')
+  .showHelpAfterError();
+
+program
+  .command('inspect')
+  .description('print each node (topological order) with output shapes, parameters and multiply-accumulates')
+  .argument('<model>', 'the .pnnx.param file')
+  .option('--input-shape <dims>', 'shape of an input, e.g. 1,3,224,224 (repeat for several inputs)', shapeOption)
+  .option('--json', 'print JSON: {nodes:[{name,type,outputs,params,macs}],totals:{nodes,params,macs}}')
+  .option('--dot <file>', 'also write the graph as Graphviz DOT')
+  .action(runAction((model: string, opts: { inputShape?: number[][]; json?: boolean; dot?: string }) => inspectCommand(model, opts)));
+
+program
+  .command('init-weights')
+  .description('write a .pnnx.bin of seeded random weights (He-scaled) for a graph')
+  .argument('<model>', 'the .pnnx.param file')
+  .option('--seed <n>', 'random seed', intOption, 1)
+  .option('-o, --output <file>', 'the .pnnx.bin to write (default: beside the .param)')
+  .action(runAction((model: string, opts: { seed: number; output?: string }) => initWeightsCommand(model, opts)));
+
+await program.parseAsync(process.argv);
