@@ -6,6 +6,7 @@ import { FlowinferError } from '../errors.ts';
 import { parseShapeOption } from './format.ts';
 import { initWeightsCommand } from './init-weights.ts';
 import { inspectCommand } from './inspect.ts';
+import { runCommand, type RunOptions } from './run.ts';
 
 function shapeOption(value: string, previous: number[][] = []): number[][] {
   try {
@@ -57,5 +58,26 @@ program
   .option('--seed <n>', 'random seed', intOption, 1)
   .option('-o, --output <file>', 'the .pnnx.bin to write (default: beside the .param)')
   .action(runAction((model: string, opts: { seed: number; output?: string }) => initWeightsCommand(model, opts)));
+
+function numberOption(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new InvalidArgumentError(`expected a number, got ${value}`);
+  return n;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+program
+  .command('run')
+  .description('run a model once and print each output (shape, min, max, mean, first values)')
+  .argument('<model>', 'a .pnnx.param file, or zoo:resnet18 / zoo:mobilenet_v2 / zoo:yolov5s')
+  .option('--bin <file>', 'the .pnnx.bin weights (default: beside the .param)')
+  .option('--input <file.npy>', 'an input tensor as .npy (repeat for several inputs)', collect)
+  .option('--fill <v>', 'fill every input with this value', numberOption)
+  .option('--random <seed>', 'fill inputs with seeded uniform [0,1) values (the default, seed 0)', intOption)
+  .option('--input-shape <dims>', 'input shape, e.g. 1,3,224,224 (repeat for several inputs)', shapeOption)
+  .option('--engine <name>', 'reference')
+  .option('--json', 'print the full output arrays as JSON')
+  .action(runAction((model: string, opts: RunOptions) => runCommand(model, opts)));
 
 await program.parseAsync(process.argv);
