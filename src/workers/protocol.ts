@@ -1,0 +1,77 @@
+// The worker protocol, in one file: the task ring's layout in shared memory, and the messages that cross
+// to a worker (only descriptors: offsets, sizes, kernel names; never tensor bytes).
+//
+// Control words (Int32, at abi CONTROL_BASE):
+//
+//   TAIL         tasks published by the main thread (monotonic)
+//   HEAD         tasks fully claimed by workers (monotonic; advanced by CAS)
+//   COMPLETIONS  tasks finished (monotonic); the main thread waits on it with Atomics.waitAsync
+//   SHUTDOWN     1: workers leave their loop
+//   FAILURES     tasks that failed (monotonic)
+//
+// Task entries (a ring of RING_CAPACITY entries of 8 Int32 words, in the arena):
+//
+//   CLAIM   (sequence & 0xffff) << 16 | next tile; a worker claims tile t by CAS t -> t+1 after checking that
+//           the sequence is the task it means (a worker that lags a whole lap sees another sequence)
+//   DONE    tiles finished; the worker that finishes the last one bumps COMPLETIONS
+//   NODE    index into the program
+//   SLOT    arena slot (frame in flight) the node reads and writes
+//   TILES   number of tiles (1..65535)
+//   FAILED  0, or 1 + the worker index whose tile threw (its message is in that worker's error text)
+//
+// Error text: per worker, ERROR_TEXT_BYTES of UTF-8 (length-prefixed) with the last failure's message.
+
+import { CONTROL_BASE } from '../kernels/abi.ts';
+
+export const HEADER = {
+  TAIL: CONTROL_BASE / 4,
+  HEAD: CONTROL_BASE / 4 + 1,
+  COMPLETIONS: CONTROL_BASE / 4 + 2,
+  SHUTDOWN: CONTROL_BASE / 4 + 3,
+  FAILURES: CONTROL_BASE / 4 + 4,
+} as const;
+
+export const RING_CAPACITY = 1024;
+export const ENTRY_WORDS = 8;
+export const ENTRY = { CLAIM: 0, DONE: 1, NODE: 2, SLOT: 3, TILES: 4, FAILED: 5 } as const;
+export const RING_BYTES = RING_CAPACITY * ENTRY_WORDS * 4;
+export const MAX_TILES = 0xffff;
+export const ERROR_TEXT_BYTES = 2048;
+
+/** Where the ring and the error texts live (byte offsets into the shared memory). */
+export interface RingLayout {
+  readonly ringBase: number;
+  readonly errorBase: number;
+  readonly workers: number;
+}
+
+export const ringBytes = (workers: number) => RING_BYTES + workers * ERROR_TEXT_BYTES;
+
+/** One node's work as the workers run it: a kernel kind and its numbers, made by the fast planner. */
+export interface NodeProgram {
+  /** For messages: `nn.Conv2d "conv1"`. */
+  readonly label: string;
+  /** The runner in the worker's table (src/workers/runners.ts). */
+  readonly kind: string;
+  /** Kind-specific integers and floats: offsets are absolute byte offsets, or per-slot via `slotBase`. */
+  readonly args: Readonly<Record<string, number | readonly number[]>>;
+}
+
+export interface Program {
+  readonly nodes: readonly NodeProgram[];
+  /** Byte offset of each slot's activation region. */
+  readonly slotBases: readonly number[];
+}
+
+/** The one long-lived piscina task each worker runs: serve the ring until SHUTDOWN. */
+export interface ServeTask {
+  readonly kind: 'serve';
+  readonly worker: number;
+  readonly memory: unknown;
+  readonly module: unknown;
+  readonly ring: RingLayout;
+  readonly program: Program;
+}
+
+/** Other piscina tasks are rejected by kind; this list is the whole protocol. */
+export type WorkerTask = ServeTask;

@@ -1,0 +1,71 @@
+// The worker side of the task ring: claim tiles of the oldest open task, run them, report completion.
+// Runs inside each worker thread until SHUTDOWN. See protocol.ts for the layout.
+
+import { ENTRY, ENTRY_WORDS, ERROR_TEXT_BYTES, HEADER, RING_CAPACITY, type RingLayout } from './protocol.ts';
+
+/** Runs tile `tile` of one node for the frame in `slot`. */
+export type TileRunner = (tile: number, slot: number) => void;
+
+/**
+ * Spin this many polls of TAIL before sleeping in Atomics.wait: a new task usually follows within
+ * microseconds while a frame is in flight, and waking from Atomics.wait costs tens of microseconds.
+ */
+const SPIN_POLLS = 2000;
+/** Sleep at most this long, so a lost notify can only delay, never hang. */
+const WAIT_MS = 50;
+
+export function serveRing(i32: Int32Array, layout: RingLayout, worker: number, runners: readonly TileRunner[]): void {
+  const ring = layout.ringBase / 4;
+  let idle = 0;
+  for (;;) {
+    if (Atomics.load(i32, HEADER.SHUTDOWN) !== 0) return;
+    const head = Atomics.load(i32, HEADER.HEAD);
+    const tail = Atomics.load(i32, HEADER.TAIL);
+    if (head === tail) {
+      if (++idle < SPIN_POLLS) continue;
+      Atomics.wait(i32, HEADER.TAIL, tail, WAIT_MS);
+      idle = 0;
+      continue;
+    }
+    idle = 0;
+    const e = ring + (head % RING_CAPACITY) * ENTRY_WORDS;
+    const claim = Atomics.load(i32, e + ENTRY.CLAIM);
+    if (claim >>> 16 !== (head & 0xffff)) continue; // HEAD moved on while we looked; look again
+    const next = claim & 0xffff;
+    const tiles = Atomics.load(i32, e + ENTRY.TILES);
+    if (next >= tiles) {
+      Atomics.compareExchange(i32, HEADER.HEAD, head, head + 1);
+      continue;
+    }
+    const node = Atomics.load(i32, e + ENTRY.NODE);
+    const slot = Atomics.load(i32, e + ENTRY.SLOT);
+    if (Atomics.compareExchange(i32, e + ENTRY.CLAIM, claim, claim + 1) !== claim) continue;
+    try {
+      runners[node]!(next, slot);
+    } catch (err) {
+      writeErrorText(i32, layout, worker, err);
+      Atomics.store(i32, e + ENTRY.FAILED, worker + 1);
+      Atomics.add(i32, HEADER.FAILURES, 1);
+    }
+    if (Atomics.add(i32, e + ENTRY.DONE, 1) + 1 === tiles) {
+      Atomics.add(i32, HEADER.COMPLETIONS, 1);
+      Atomics.notify(i32, HEADER.COMPLETIONS);
+    }
+  }
+}
+
+function writeErrorText(i32: Int32Array, layout: RingLayout, worker: number, err: unknown): void {
+  const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  const bytes = new TextEncoder().encode(text).subarray(0, ERROR_TEXT_BYTES - 4);
+  const base = layout.errorBase + worker * ERROR_TEXT_BYTES;
+  const u8 = new Uint8Array(i32.buffer, base + 4, bytes.length);
+  u8.set(bytes);
+  Atomics.store(i32, base / 4, bytes.length);
+}
+
+/** The main thread's read of a worker's last error text. */
+export function readErrorText(i32: Int32Array, layout: RingLayout, worker: number): string {
+  const base = layout.errorBase + worker * ERROR_TEXT_BYTES;
+  const length = Atomics.load(i32, base / 4);
+  return new TextDecoder().decode(new Uint8Array(i32.buffer, base + 4, length).slice());
+}

@@ -1,0 +1,131 @@
+// The main thread's side of the task ring: publish (node, slot, tiles) tasks for the workers and resolve
+// each one's promise when its last tile is done. Completions are noticed with Atomics.waitAsync on one
+// counter, so one wake-up can finish many tasks and the main thread never blocks.
+
+import { FlowinferError } from '../errors.ts';
+import { ENTRY, ENTRY_WORDS, HEADER, MAX_TILES, RING_CAPACITY, type RingLayout } from './protocol.ts';
+import { readErrorText } from './serve-loop.ts';
+
+export class TaskFailure extends FlowinferError {
+  override name = 'TaskFailure';
+}
+
+interface Pending {
+  readonly position: number;
+  readonly tiles: number;
+  readonly node: number;
+  resolve(): void;
+  reject(e: Error): void;
+}
+
+interface Waiting {
+  readonly node: number;
+  readonly slot: number;
+  readonly tiles: number;
+  resolve(): void;
+  reject(e: Error): void;
+}
+
+type WaitAsync = (i32: Int32Array, index: number, value: number) => { async: boolean; value: Promise<string> | string };
+
+export class TaskRing {
+  private tail = 0;
+  private readonly pending = new Map<number, Pending>();
+  private readonly backlog: Waiting[] = [];
+  private watching = false;
+  private seenCompletions = 0;
+  private closed = false;
+
+  constructor(
+    private readonly i32: Int32Array,
+    private readonly layout: RingLayout,
+    private readonly describe: (node: number) => string,
+  ) {
+    for (const w of Object.values(HEADER)) Atomics.store(i32, w, 0);
+    i32.fill(0, layout.ringBase / 4, layout.ringBase / 4 + RING_CAPACITY * ENTRY_WORDS);
+  }
+
+  /** Tasks published and not yet finished. */
+  get inFlight(): number {
+    return this.pending.size + this.backlog.length;
+  }
+
+  /** Runs `tiles` tiles of program node `node` on `slot`; resolves when all are done. */
+  submit(node: number, slot: number, tiles: number): Promise<void> {
+    if (this.closed) return Promise.reject(new FlowinferError('the worker pool is shut down'));
+    if (!(tiles >= 1 && tiles <= MAX_TILES)) return Promise.reject(new FlowinferError(`${this.describe(node)}: ${tiles} tiles (1..${MAX_TILES})`));
+    return new Promise<void>((resolve, reject) => {
+      this.backlog.push({ node, slot, tiles, resolve, reject });
+      this.publish();
+      this.watch();
+    });
+  }
+
+  /** An entry may be reused once every worker has moved past it (HEAD) and its task finished. */
+  private publish(): void {
+    const head = Atomics.load(this.i32, HEADER.HEAD);
+    let published = false;
+    while (this.backlog.length && this.tail - head < RING_CAPACITY) {
+      const oldest = this.tail - RING_CAPACITY;
+      if (oldest >= 0 && this.pending.has(oldest)) break;
+      const w = this.backlog.shift()!;
+      const position = this.tail++;
+      const e = this.layout.ringBase / 4 + (position % RING_CAPACITY) * ENTRY_WORDS;
+      Atomics.store(this.i32, e + ENTRY.DONE, 0);
+      Atomics.store(this.i32, e + ENTRY.NODE, w.node);
+      Atomics.store(this.i32, e + ENTRY.SLOT, w.slot);
+      Atomics.store(this.i32, e + ENTRY.TILES, w.tiles);
+      Atomics.store(this.i32, e + ENTRY.FAILED, 0);
+      Atomics.store(this.i32, e + ENTRY.CLAIM, (position & 0xffff) << 16);
+      this.pending.set(position, { position, tiles: w.tiles, node: w.node, resolve: w.resolve, reject: w.reject });
+      published = true;
+    }
+    if (published) {
+      Atomics.store(this.i32, HEADER.TAIL, this.tail);
+      Atomics.notify(this.i32, HEADER.TAIL);
+    }
+  }
+
+  private watch(): void {
+    if (this.watching || this.pending.size === 0) return;
+    this.watching = true;
+    const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
+    const result = waitAsync(this.i32, HEADER.COMPLETIONS, this.seenCompletions);
+    const after = () => {
+      this.watching = false;
+      this.collect();
+      this.publish();
+      this.watch();
+    };
+    if (result.async) void (result.value as Promise<string>).then(after);
+    else queueMicrotask(after);
+  }
+
+  private collect(): void {
+    this.seenCompletions = Atomics.load(this.i32, HEADER.COMPLETIONS);
+    for (const p of this.pending.values()) {
+      const e = this.layout.ringBase / 4 + (p.position % RING_CAPACITY) * ENTRY_WORDS;
+      if (Atomics.load(this.i32, e + ENTRY.DONE) !== p.tiles) continue;
+      this.pending.delete(p.position);
+      const failed = Atomics.load(this.i32, e + ENTRY.FAILED);
+      if (failed) p.reject(new TaskFailure(`${this.describe(p.node)} failed in worker ${failed - 1}: ${readErrorText(this.i32, this.layout, failed - 1)}`));
+      else p.resolve();
+    }
+  }
+
+  /** Tells the workers to leave their loop; tasks not finished are rejected. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    Atomics.store(this.i32, HEADER.SHUTDOWN, 1);
+    Atomics.notify(this.i32, HEADER.TAIL);
+    // Wake our own waitAsync so that nothing stays pending after the close.
+    Atomics.add(this.i32, HEADER.COMPLETIONS, 1);
+    Atomics.notify(this.i32, HEADER.COMPLETIONS);
+    const error = new FlowinferError('the worker pool was shut down before the task finished');
+    for (const p of this.pending.values()) p.reject(error);
+    for (const w of this.backlog) w.reject(error);
+    this.pending.clear();
+    this.backlog.length = 0;
+  }
+}
