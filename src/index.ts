@@ -16,3 +16,4 @@ export { parsePnnxParam, printPnnxParam, readPnnxBin, writePnnxBin, bindWeights,
 export { defaultRegistry, OpRegistry } from './ops/registry.ts';
 export type { OpDef, BoundOp, ShapeInfo } from './ops/op.ts';
 export { resnet18, mobilenetV2, yolov5s, initWeights, GraphBuilder } from './zoo/index.ts';
+export * as expr from './expr/index.ts';
