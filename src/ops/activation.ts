@@ -49,6 +49,26 @@ export const ACTIVATIONS: readonly ActivationSpec[] = [
     },
   },
   {
+    types: ['nn.Softplus', 'F.softplus'],
+    make: (p) => {
+      const beta = p.float('beta', 1);
+      const threshold = p.float('threshold', 20);
+      if (beta === 0) p.fail('beta=0: softplus divides by beta');
+      // Above the threshold PyTorch returns x itself (log1p(exp(b*x))/b equals x to float precision there).
+      return (x) => (x * beta > threshold ? x : Math.log1p(Math.exp(beta * x)) / beta);
+    },
+  },
+  {
+    types: ['torch.clamp', 'torch.clip'],
+    make: (p) => {
+      const lo = p.has('min') ? p.float('min') : -Infinity;
+      const hi = p.has('max') ? p.float('max') : Infinity;
+      if (!p.has('min') && !p.has('max')) p.fail('min and max are both None: at least one bound is needed');
+      // min > max gives max everywhere, as in PyTorch; NaN stays NaN.
+      return (x) => Math.min(Math.max(x, lo), hi);
+    },
+  },
+  {
     types: ['nn.GELU', 'F.gelu'],
     make: (p) => {
       const approximate = p.string('approximate', ['none', 'tanh'], 'none');

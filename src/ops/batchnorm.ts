@@ -4,13 +4,16 @@ import { formatShape, numel } from '../tensor/shape.ts';
 import { sameAsInput, type OpDef } from './op.ts';
 import { ParamReader } from './params.ts';
 import { allocateWeight } from './init.ts';
+import { splitAround } from './layout.ts';
+import { Tensor } from '../tensor/tensor.ts';
 
 export const batchNorm: OpDef = {
   types: ['nn.BatchNorm1d', 'nn.BatchNorm2d', 'nn.BatchNorm3d'],
   bind(node) {
     const p: ParamReader = new ParamReader(node);
     const features = p.int('num_features');
-    p.float('eps', 1e-5);
+    const eps = p.float('eps', 1e-5);
+    if (!(eps >= 0)) p.fail(`eps=${eps} must be >= 0`);
     const affine = p.bool('affine', true);
     const stats = affine ? ['running_mean', 'running_var', 'weight', 'bias'] : ['running_mean', 'running_var'];
     for (const key of stats) {
@@ -27,6 +30,27 @@ export const batchNorm: OpDef = {
         return sameAsInput(inputs);
       },
       macs: (_inputs, outputs) => numel(outputs[0]!.shape),
+      reference(inputs) {
+        this.infer(inputs);
+        const x = inputs[0]!;
+        const mean = p.weightF32('running_mean');
+        const variance = p.weightF32('running_var');
+        const weight = affine ? p.weightF32('weight') : undefined;
+        const bias = affine ? p.weightF32('bias') : undefined;
+        // (N, C, *) with the channel at dim 1.
+        const { outer, inner } = splitAround(x.shape, 1);
+        const xd = x.f32;
+        const out = new Float32Array(xd.length);
+        for (let n = 0; n < outer; n++) {
+          for (let c = 0; c < features; c++) {
+            const scale = (weight ? weight[c]! : 1) / Math.sqrt(variance[c]! + eps);
+            const shift = bias ? bias[c]! : 0;
+            const base = (n * features + c) * inner;
+            for (let i = base; i < base + inner; i++) out[i] = (xd[i]! - mean[c]!) * scale + shift;
+          }
+        }
+        return [new Tensor('f32', x.shape, out)];
+      },
     };
   },
   initWeights(node, random) {

@@ -3,6 +3,9 @@
 import { formatShape, normalizeAxis } from '../tensor/shape.ts';
 import { noMacs, type OpDef } from './op.ts';
 import { ParamReader } from './params.ts';
+import { copyBlock, elementWidth, splitAround } from './layout.ts';
+import { allocate } from '../tensor/dtype.ts';
+import { Tensor } from '../tensor/tensor.ts';
 
 export const cat: OpDef = {
   types: ['torch.cat', 'torch.concat'],
@@ -28,6 +31,24 @@ export const cat: OpDef = {
         return [{ shape, dtype: first.dtype }];
       },
       macs: noMacs,
+      reference(inputs) {
+        const [out] = this.infer(inputs);
+        const axis = normalizeAxis(dim, inputs[0]!.rank)!;
+        for (const [i, x] of inputs.entries()) {
+          if (x.dtype !== inputs[0]!.dtype) p.fail(`input ${i} is ${x.dtype}, input 0 is ${inputs[0]!.dtype}: mixed dtypes are not promoted`);
+        }
+        // Output seen as (outer, total, inner); each outer block is the inputs' blocks one after another.
+        const { outer, size: total, inner } = splitAround(out!.shape, axis);
+        const width = elementWidth(inputs[0]!);
+        const data = allocate(out!.dtype, outer * total * inner * width);
+        let start = 0;
+        for (const x of inputs) {
+          const block = x.shape[axis]! * inner * width;
+          for (let o = 0; o < outer; o++) copyBlock(x.data, o * block, data, (o * total + start) * inner * width, block);
+          start += x.shape[axis]!;
+        }
+        return [new Tensor(out!.dtype, out!.shape, data)];
+      },
     };
   },
 };

@@ -5,6 +5,7 @@ import type { Node } from '../graph/graph.ts';
 import { formatShape, type Shape } from '../tensor/shape.ts';
 import type { ShapeInfo } from './op.ts';
 import { ParamReader } from './params.ts';
+import { maxBorder } from './border.ts';
 
 export type PaddingMode = 'zeros' | 'reflect' | 'replicate' | 'circular';
 
@@ -105,6 +106,11 @@ export function inferConv(node: Node, c: ConvParams, transposed: boolean, inputs
   p.expectRank(x, [3, 4]);
   const [ch, h, w] = x.shape.slice(-3) as [number, number, number];
   if (ch !== c.inChannels) p.fail(`input ${formatShape(x.shape)} has ${ch} channels, expected in_channels=${c.inChannels}`);
+  if (c.paddingMode !== 'zeros') {
+    const mode = c.paddingMode;
+    const fits = [h, w].every((size, i) => Math.max(c.padBegin[i]!, c.padEnd[i]!) <= maxBorder(size, mode));
+    if (!fits) p.fail(`padding=(${c.padBegin.join(',')}) with padding_mode=${mode} is too large for input ${formatShape(x.shape)} (PyTorch's pad rule)`);
+  }
   let oh: number, ow: number;
   if (transposed) {
     oh = convTransposeOutputSize(h, c.kernel[0], c.stride[0], c.dilation[0], c.padBegin[0], c.outputPadding[0]);

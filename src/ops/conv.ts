@@ -3,14 +3,22 @@
 import type { OpDef } from './op.ts';
 import { initHe } from './init.ts';
 import { convMacs, inferConv, parseConvParams } from './conv-params.ts';
+import { conv2dReference, convTranspose2dReference } from './conv-reference.ts';
+import { ParamReader } from './params.ts';
 
 export const conv2d: OpDef = {
   types: ['nn.Conv2d'],
   bind(node) {
     const params = parseConvParams(node, false);
+    const p: ParamReader = new ParamReader(node);
     return {
       infer: (inputs) => inferConv(node, params, false, inputs),
       macs: (inputs, outputs) => convMacs(params, false, inputs, outputs),
+      reference(inputs) {
+        inferConv(node, params, false, inputs);
+        const bias = params.hasBias ? p.weightF32('bias') : undefined;
+        return [conv2dReference(params, inputs[0]!, p.weightF32('weight'), bias)];
+      },
     };
   },
   initWeights(node, random) {
@@ -23,9 +31,15 @@ export const convTranspose2d: OpDef = {
   types: ['nn.ConvTranspose2d'],
   bind(node) {
     const params = parseConvParams(node, true);
+    const p: ParamReader = new ParamReader(node);
     return {
       infer: (inputs) => inferConv(node, params, true, inputs),
       macs: (inputs, outputs) => convMacs(params, true, inputs, outputs),
+      reference(inputs) {
+        inferConv(node, params, true, inputs);
+        const bias = params.hasBias ? p.weightF32('bias') : undefined;
+        return [convTranspose2dReference(params, inputs[0]!, p.weightF32('weight'), bias)];
+      },
     };
   },
   initWeights(node, random) {

@@ -3,6 +3,7 @@
 import { formatShape, normalizeAxis } from '../tensor/shape.ts';
 import { noMacs, type OpDef } from './op.ts';
 import { ParamReader } from './params.ts';
+import { reshaped } from './layout.ts';
 
 export const flatten: OpDef = {
   types: ['torch.flatten', 'nn.Flatten'],
@@ -25,6 +26,10 @@ export const flatten: OpDef = {
         return [{ shape: [...x.shape.slice(0, s), merged, ...x.shape.slice(e + 1)], dtype: x.dtype }];
       },
       macs: noMacs,
+      reference(inputs) {
+        const [out] = this.infer(inputs);
+        return [reshaped(inputs[0]!, out!.shape)];
+      },
     };
   },
 };

@@ -18,6 +18,7 @@ export const input: OpDef = {
         return [{ shape: a.shape, dtype: a.dtype ?? 'f32' }];
       },
       macs: noMacs,
+      reference: () => p.fail('a graph input has no reference: its value is given by the caller (the engine binds it)'),
     };
   },
 };

@@ -4,6 +4,7 @@ import { formatShape, numel } from '../tensor/shape.ts';
 import type { OpDef } from './op.ts';
 import { ParamReader } from './params.ts';
 import { initHe } from './init.ts';
+import { roundToF32 } from './layout.ts';
 
 export const linear: OpDef = {
   types: ['nn.Linear'],
@@ -30,6 +31,22 @@ export const linear: OpDef = {
         return [{ shape: [...x.shape.slice(0, -1), outFeatures], dtype: x.dtype }];
       },
       macs: (_inputs, outputs) => numel(outputs[0]!.shape) * inFeatures,
+      reference(inputs) {
+        const [out] = this.infer(inputs);
+        const x = inputs[0]!.f32;
+        const weight = p.weightF32('weight'); // (out, in)
+        const bias = hasBias ? p.weightF32('bias') : undefined;
+        const rows = x.length / inFeatures;
+        const acc = new Float64Array(rows * outFeatures);
+        for (let r = 0; r < rows; r++) {
+          for (let j = 0; j < outFeatures; j++) {
+            let s = bias ? bias[j]! : 0;
+            for (let k = 0; k < inFeatures; k++) s += x[r * inFeatures + k]! * weight[j * inFeatures + k]!;
+            acc[r * outFeatures + j] = s;
+          }
+        }
+        return [roundToF32(out!.shape, acc)];
+      },
     };
   },
   initWeights(node, random) {

@@ -21,7 +21,7 @@ export interface BoundOp {
   /** Multiply-accumulates of one run with these shapes (0 for ops that only move data). */
   macs(inputs: readonly ShapeInfo[], outputs: readonly ShapeInfo[]): number;
   /** The reference implementation: slow, obviously right; the oracle the fast kernels are held to. */
-  reference?(inputs: readonly Tensor[]): Tensor[];
+  reference(inputs: readonly Tensor[]): Tensor[];
 }
 
 export interface OpDef {

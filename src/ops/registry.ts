@@ -9,21 +9,33 @@ import { cat } from './cat.ts';
 import { conv2d, convTranspose2d } from './conv.ts';
 import { expression } from './expression.ts';
 import { flatten } from './flatten.ts';
+import { identity, tensorTo } from './identity.ts';
 import { attribute, input, output } from './io.ts';
+import { layerNorm } from './layernorm.ts';
 import { linear } from './linear.ts';
+import { bmm, matmul, mm } from './matmul.ts';
 import type { BoundOp, OpDef } from './op.ts';
+import { pad } from './pad.ts';
+import { permute, transpose } from './permute.ts';
 import { avgPool2d, maxPool2d } from './pool.ts';
+import { prelu } from './prelu.ts';
+import { mean, sum } from './reduce.ts';
+import { reshape } from './reshape.ts';
+import { slice } from './slice.ts';
 import { logSoftmax, softmax } from './softmax.ts';
+import { chunk, split } from './split.ts';
+import { squeeze, unsqueeze } from './squeeze.ts';
 import { upsample } from './upsample.ts';
 import { yoloDetect } from './yolo-detect.ts';
 
 const FAMILIES: readonly OpDef[] = [
   input, output, attribute,
-  conv2d, convTranspose2d, linear, batchNorm,
-  ...activationOps,
-  maxPool2d, avgPool2d, adaptiveAvgPool2d, adaptiveMaxPool2d,
-  upsample, softmax, logSoftmax,
-  flatten, cat, expression,
+  conv2d, convTranspose2d, linear, matmul, mm, bmm, batchNorm, layerNorm,
+  ...activationOps, prelu,
+  maxPool2d, avgPool2d, adaptiveAvgPool2d, adaptiveMaxPool2d, mean, sum,
+  upsample, softmax, logSoftmax, pad,
+  identity, tensorTo, flatten, reshape, permute, transpose, squeeze, unsqueeze, slice, cat, chunk, split,
+  expression,
   yoloDetect,
 ];
 

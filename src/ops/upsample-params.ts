@@ -12,20 +12,25 @@ export interface ResizeParams {
   readonly size: readonly [number, number] | undefined;
   readonly scale: readonly [number, number] | undefined;
   readonly alignCorners: boolean;
+  /** recompute_scale_factor=True: source coordinates use in/out, not the given scale_factor. */
+  readonly recomputeScale: boolean;
 }
 
 export function parseResizeParams(node: Node): ResizeParams {
   const p: ParamReader = new ParamReader(node);
-  const mode = p.string<ResizeMode>('mode', ['nearest', 'bilinear', 'bicubic', 'nearest-exact'], 'nearest');
+  // nn.UpsamplingBilinear2d is F.interpolate(mode='bilinear', align_corners=True) and has neither param.
+  const bilinearModule = node.type === 'nn.UpsamplingBilinear2d';
+  const mode = p.string<ResizeMode>('mode', ['nearest', 'bilinear', 'bicubic', 'nearest-exact'], bilinearModule ? 'bilinear' : 'nearest');
   const size = p.has('size') ? (p.ints('size', 2) as [number, number]) : undefined;
   const scale = p.has('scale_factor') ? (p.floats('scale_factor', 2) as [number, number]) : undefined;
   if (!size && !scale) p.fail('needs size or scale_factor (both are None)');
   if (size && scale) p.fail('takes size or scale_factor, not both');
   if (size && size.some((d) => d < 1)) p.fail(`size=(${size.join(',')}) must be >= 1`);
   if (scale && scale.some((s) => !(s > 0))) p.fail(`scale_factor=(${scale.join(',')}) must be > 0`);
-  const alignCorners = p.bool('align_corners', false);
+  const alignCorners = p.bool('align_corners', bilinearModule);
   if (alignCorners && (mode === 'nearest' || mode === 'nearest-exact')) p.fail(`align_corners=True only applies to linear modes, not mode=${mode}`);
-  return { mode, size, scale, alignCorners };
+  const recomputeScale = p.bool('recompute_scale_factor', false);
+  return { mode, size, scale, alignCorners, recomputeScale };
 }
 
 /** Output (height, width) for an input's last two dims. */

@@ -1,7 +1,114 @@
-// Resizing: nn.Upsample, F.interpolate, F.upsample (nearest, bilinear).
+// Resizing: nn.Upsample, F.interpolate, F.upsample (nearest, nearest-exact, bilinear, bicubic), with
+// PyTorch's source-coordinate rules (aten/src/ATen/native/UpSample.h), including its float32 index math
+// for the nearest modes, where a rounding difference would pick another pixel.
 
+import { Tensor } from '../tensor/tensor.ts';
 import { noMacs, type OpDef } from './op.ts';
-import { inferResize, parseResizeParams } from './upsample-params.ts';
+import { inferResize, parseResizeParams, type ResizeParams } from './upsample-params.ts';
+
+/** compute_scales_value: 1/scale_factor when one was given (and not recomputed), else in/out. */
+function givenScale(r: ResizeParams, dim: 0 | 1, inSize: number, outSize: number): number {
+  const s = r.scale && !r.recomputeScale ? r.scale[dim] : undefined;
+  return s !== undefined && s > 0 ? 1 / s : inSize / outSize;
+}
+
+/** Source index of each output position for `nearest` (floor(dst*scale)) and `nearest-exact` (floor((dst+0.5)*scale)). */
+function nearestIndex(r: ResizeParams, dim: 0 | 1, inSize: number, outSize: number): Int32Array {
+  const index = new Int32Array(outSize);
+  const scale = Math.fround(givenScale(r, dim, inSize, outSize));
+  for (let o = 0; o < outSize; o++) {
+    if (r.mode === 'nearest-exact') index[o] = Math.min(Math.floor(Math.fround((o + 0.5) * scale)), inSize - 1);
+    else if (outSize === inSize) index[o] = o;
+    else if (outSize === 2 * inSize) index[o] = o >> 1;
+    else index[o] = Math.min(Math.floor(Math.fround(o * scale)), inSize - 1);
+  }
+  return index;
+}
+
+/** area_pixel_compute_source_index: the real source coordinate of output position `o`. */
+function sourceCoordinates(r: ResizeParams, dim: 0 | 1, inSize: number, outSize: number): Float64Array {
+  const coords = new Float64Array(outSize);
+  const cubic = r.mode === 'bicubic';
+  const scale = r.alignCorners ? (outSize > 1 ? (inSize - 1) / (outSize - 1) : 0) : givenScale(r, dim, inSize, outSize);
+  for (let o = 0; o < outSize; o++) {
+    if (r.alignCorners) coords[o] = o * scale;
+    else coords[o] = cubic ? scale * (o + 0.5) - 0.5 : Math.max(scale * (o + 0.5) - 0.5, 0);
+  }
+  return coords;
+}
+
+/** Linear taps along one dim: out = (1 - l) * x[i0] + l * x[i1], with indices clamped to the input. */
+function linearTaps(coords: Float64Array, inSize: number): Array<[number, number, number]> {
+  return Array.from(coords, (real) => {
+    const i0 = Math.min(Math.floor(real), inSize - 1);
+    const l = Math.min(Math.max(real - i0, 0), 1);
+    return [i0, Math.min(i0 + 1, inSize - 1), l];
+  });
+}
+
+/** Keys' cubic convolution weights with PyTorch's A = -0.75, for taps floor(x)-1 .. floor(x)+2. */
+function cubicWeights(t: number): [number, number, number, number] {
+  const A = -0.75;
+  const near = (x: number) => ((A + 2) * x - (A + 3)) * x * x + 1;
+  const far = (x: number) => ((A * x - 5 * A) * x + 8 * A) * x - 4 * A;
+  return [far(t + 1), near(t), near(1 - t), far(2 - t)];
+}
+
+/** Cubic taps along one dim: 4 clamped indices and their weights per output position. */
+function cubicTaps(coords: Float64Array, inSize: number): Array<{ index: number[]; weight: number[] }> {
+  return Array.from(coords, (real) => {
+    const i = Math.min(Math.floor(real), inSize - 1);
+    const t = Math.min(Math.max(real - i, 0), 1);
+    const clamp = (k: number) => Math.min(Math.max(k, 0), inSize - 1);
+    return { index: [clamp(i - 1), clamp(i), clamp(i + 1), clamp(i + 2)], weight: cubicWeights(t) };
+  });
+}
+
+/** x (planes, H, W) → (planes, OH, OW). */
+function resize(r: ResizeParams, x: Float32Array, planes: number, h: number, w: number, oh: number, ow: number): Float32Array {
+  const out = new Float32Array(planes * oh * ow);
+  const at = (pl: number, y: number, xx: number) => x[(pl * h + y) * w + xx]!;
+  if (r.mode === 'nearest' || r.mode === 'nearest-exact') {
+    const ys = nearestIndex(r, 0, h, oh);
+    const xs = nearestIndex(r, 1, w, ow);
+    for (let pl = 0; pl < planes; pl++) {
+      for (let oy = 0; oy < oh; oy++) for (let ox = 0; ox < ow; ox++) out[(pl * oh + oy) * ow + ox] = at(pl, ys[oy]!, xs[ox]!);
+    }
+  } else if (r.mode === 'bilinear') {
+    const ys = linearTaps(sourceCoordinates(r, 0, h, oh), h);
+    const xs = linearTaps(sourceCoordinates(r, 1, w, ow), w);
+    for (let pl = 0; pl < planes; pl++) {
+      for (let oy = 0; oy < oh; oy++) {
+        const [y0, y1, ly] = ys[oy]!;
+        for (let ox = 0; ox < ow; ox++) {
+          const [x0, x1, lx] = xs[ox]!;
+          const top = (1 - lx) * at(pl, y0, x0) + lx * at(pl, y0, x1);
+          const bottom = (1 - lx) * at(pl, y1, x0) + lx * at(pl, y1, x1);
+          out[(pl * oh + oy) * ow + ox] = (1 - ly) * top + ly * bottom;
+        }
+      }
+    }
+  } else {
+    const ys = cubicTaps(sourceCoordinates(r, 0, h, oh), h);
+    const xs = cubicTaps(sourceCoordinates(r, 1, w, ow), w);
+    for (let pl = 0; pl < planes; pl++) {
+      for (let oy = 0; oy < oh; oy++) {
+        const ty = ys[oy]!;
+        for (let ox = 0; ox < ow; ox++) {
+          const tx = xs[ox]!;
+          let sum = 0;
+          for (let a = 0; a < 4; a++) {
+            let row = 0;
+            for (let b = 0; b < 4; b++) row += tx.weight[b]! * at(pl, ty.index[a]!, tx.index[b]!);
+            sum += ty.weight[a]! * row;
+          }
+          out[(pl * oh + oy) * ow + ox] = sum;
+        }
+      }
+    }
+  }
+  return out;
+}
 
 export const upsample: OpDef = {
   types: ['nn.Upsample', 'F.interpolate', 'F.upsample', 'nn.UpsamplingNearest2d', 'nn.UpsamplingBilinear2d'],
@@ -10,6 +117,13 @@ export const upsample: OpDef = {
     return {
       infer: (inputs) => inferResize(node, params, inputs),
       macs: noMacs,
+      reference(inputs) {
+        const [out] = inferResize(node, params, inputs);
+        const x = inputs[0]!;
+        const [n, c, h, w] = x.shape as [number, number, number, number];
+        const [, , oh, ow] = out!.shape as [number, number, number, number];
+        return [Tensor.f32(out!.shape, resize(params, x.f32, n * c, h, w, oh, ow))];
+      },
     };
   },
 };

@@ -1,12 +1,14 @@
 // models.yolo.Detect: YOLOv5's detection head, kept whole by PNNX. Per scale i: a 1x1 convolution
 // (@m.i.weight, @m.i.bias) to na*(5+classes) channels, then decoding with the grids and anchor grids
 // (the @pnnx_k constants, shaped (1,na,H,W,2)) and the strides; output (N, sum na*H*W, 5+classes).
+// The reference (YOLOv5's decode, constants told apart by content) is in yolo-decode.ts.
 
 import { formatShape, numel } from '../tensor/shape.ts';
 import type { OpDef } from './op.ts';
 import type { Node } from '../graph/graph.ts';
 import { ParamReader } from './params.ts';
 import { allocateWeight } from './init.ts';
+import { detectLayout, detectReference } from './yolo-decode.ts';
 
 export const yoloDetect: OpDef = {
   types: ['models.yolo.Detect'],
@@ -19,8 +21,8 @@ export const yoloDetect: OpDef = {
       if (!w || w.length !== 4 || w[2] !== 1 || w[3] !== 1) p.fail(`weight @m.${i}.weight is ${w ? formatShape(w) : 'missing'}: expected (na*no,C,1,1)`);
       return { outChannels: w[0]!, inChannels: w[1]! };
     });
-    const grid = [...node.weights.values()].find((w) => w.shape.length === 5 && w.shape[4] === 2);
-    const anchors = grid?.shape[1] ?? 3;
+    const layout = detectLayout(node, p, scales);
+    const anchors = layout?.anchors ?? 3;
     const perAnchor = convs[0]!.outChannels / anchors;
     if (!Number.isInteger(perAnchor) || convs.some((c) => c.outChannels !== anchors * perAnchor)) {
       p.fail(`the heads' output channels (${convs.map((c) => c.outChannels).join(', ')}) are not ${anchors} anchors x (5 + classes)`);
@@ -39,6 +41,15 @@ export const yoloDetect: OpDef = {
         return [{ shape: [inputs[0]!.shape[0]!, boxes, perAnchor], dtype: inputs[0]!.dtype }];
       },
       macs: (inputs) => inputs.reduce((sum, x, i) => sum + (numel(x.shape) / x.shape[1]!) * convs[i]!.inChannels * convs[i]!.outChannels, 0),
+      reference(inputs) {
+        this.infer(inputs);
+        if (!layout) return p.fail('has no grid constants (@pnnx_k shaped (1,na,H,W,2)) to decode with');
+        const heads = convs.map((_, i) => ({
+          weight: p.weightF32(`m.${i}.weight`),
+          bias: node.weights.has(`m.${i}.bias`) ? p.weightF32(`m.${i}.bias`) : undefined,
+        }));
+        return [detectReference(layout, perAnchor, heads, inputs, p)];
+      },
     };
   },
   initWeights(node, random) {
