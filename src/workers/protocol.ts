@@ -22,6 +22,12 @@
 // Error text: per worker, ERROR_TEXT_BYTES of UTF-8 (length-prefixed) with the last failure's message.
 
 import { CONTROL_BASE } from '../kernels/abi.ts';
+import type { SimdVariant } from '../kernels/module.ts';
+import type { SharedMemory, WasmModule } from '../kernels/wasm.ts';
+import type { Param } from '../graph/param.ts';
+import type { TensorView } from '../runtime/fast/views.ts';
+import type { DType } from '../tensor/dtype.ts';
+import type { Shape } from '../tensor/shape.ts';
 
 export const HEADER = {
   TAIL: CONTROL_BASE / 4,
@@ -47,18 +53,33 @@ export interface RingLayout {
 
 export const ringBytes = (workers: number) => RING_BYTES + workers * ERROR_TEXT_BYTES;
 
-/** One node's work as the workers run it: a kernel kind and its numbers, made by the fast planner. */
-export interface NodeProgram {
-  /** For messages: `nn.Conv2d "conv1"`. */
-  readonly label: string;
-  /** The runner in the worker's table (src/workers/runners.ts). */
-  readonly kind: string;
-  /** Kind-specific integers and floats: offsets are absolute byte offsets, or per-slot via `slotBase`. */
-  readonly args: Readonly<Record<string, number | readonly number[]>>;
+/** A node as the fallback runner rebuilds it in a worker: plain data (structured-cloneable). */
+export interface NodeData {
+  readonly type: string;
+  readonly name: string;
+  readonly params: ReadonlyArray<readonly [string, Param]>;
+  /** Weights with their data in the arena (byte offset), or none. */
+  readonly weights: ReadonlyArray<readonly [string, { dtype: DType | null; shape: Shape; offset: number | undefined }]>;
+  readonly source: { file: string; line: number } | undefined;
 }
 
+/**
+ * One step of a program: a kernel kind and its numbers. Offsets inside TensorViews are relative to the
+ * slot base (a frame's activations); other byte offsets are absolute. A graph node lowers to one or more
+ * steps; the main thread runs a step's tiles once the steps it depends on are done.
+ */
+export type Step =
+  | { readonly kind: 'gemm'; readonly label: string; readonly params: readonly number[]; readonly m: number; readonly panels: number; readonly tileM: number; readonly tileN: number }
+  | { readonly kind: 'fallback'; readonly label: string; readonly node: NodeData; readonly inputs: readonly TensorView[]; readonly outputs: readonly TensorView[] }
+  | { readonly kind: 'to-nhwc'; readonly label: string; readonly src: TensorView; readonly dst: TensorView; readonly rowsPerTile: number }
+  | { readonly kind: 'to-nchw'; readonly label: string; readonly src: TensorView; readonly dst: TensorView; readonly rowsPerTile: number }
+  | { readonly kind: 'expr'; readonly label: string; readonly source: string; readonly inputs: readonly TensorView[]; readonly output: TensorView; readonly perTile: number }
+  | { readonly kind: 'copy-channels'; readonly label: string; readonly src: TensorView; readonly dst: TensorView; readonly channelOffset: number; readonly rowsPerTile: number };
+
+export type StepKind = Step['kind'];
+
 export interface Program {
-  readonly nodes: readonly NodeProgram[];
+  readonly steps: readonly Step[];
   /** Byte offset of each slot's activation region. */
   readonly slotBases: readonly number[];
 }
@@ -67,11 +88,12 @@ export interface Program {
 export interface ServeTask {
   readonly kind: 'serve';
   readonly worker: number;
-  readonly memory: unknown;
-  readonly module: unknown;
+  readonly memory: SharedMemory;
+  readonly module: WasmModule;
+  readonly variant: SimdVariant;
   readonly ring: RingLayout;
   readonly program: Program;
 }
 
-/** Other piscina tasks are rejected by kind; this list is the whole protocol. */
+/** Every message a worker accepts; anything else is rejected by kind. */
 export type WorkerTask = ServeTask;

@@ -1,0 +1,164 @@
+// The fast engine: a graph built into a program (build.ts) over one shared memory, a worker pool serving
+// the task ring, and a dataflow scheduler on the main thread. A frame runs in a slot: its inputs are
+// copied in, every step is submitted as soon as the steps it depends on are done, and its outputs are
+// copied out. Several frames may run at once, each in its own slot.
+
+import type { Graph, Node, Value } from '../../graph/graph.ts';
+import { compileKernels, chooseVariant, createKernelMemory, type SimdRequest, type SimdVariant } from '../../kernels/module.ts';
+import type { BoundOp } from '../../ops/op.ts';
+import { Arena, SlotPool } from '../../tensor/arena.ts';
+import { numel } from '../../tensor/shape.ts';
+import { Tensor } from '../../tensor/tensor.ts';
+import { defaultThreads, WorkerPool } from '../../workers/pool.ts';
+import { TaskRing } from '../../workers/task-ring.ts';
+import type { Engine } from '../model.ts';
+import type { RunResult } from '../reference-engine.ts';
+import { buildProgram, type BuiltProgram } from './build.ts';
+
+export interface FastEngineOptions {
+  /** Worker threads (default: the machine's cores). */
+  readonly threads?: number;
+  /** Frames that can be in flight at once, each with its own arena slot (default 1). */
+  readonly slots?: number;
+  /** SIMD build: 'relaxed' (FMA), 'plain', or 'auto' (default: relaxed where the runtime validates it). */
+  readonly simd?: SimdRequest;
+}
+
+export interface FastEngineStats {
+  readonly threads: number;
+  readonly simd: SimdVariant;
+  readonly slots: number;
+  readonly steps: number;
+  readonly fastNodes: number;
+  readonly fallbackNodes: readonly string[];
+  /** One slot's planned activation bytes, and what they would take without reuse. */
+  readonly slotBytes: number;
+  readonly unplannedBytes: number;
+  readonly arenaBytes: number;
+}
+
+export class FastEngine implements Engine {
+  private readonly dependents: number[][];
+  private readonly waiting: Array<() => void> = [];
+  private failure: Error | undefined;
+
+  private constructor(
+    private readonly built: BuiltProgram,
+    private readonly arena: Arena,
+    private readonly ring: TaskRing,
+    private readonly pool: WorkerPool,
+    private readonly serving: Promise<unknown>,
+    readonly slots: SlotPool,
+    readonly stats: FastEngineStats,
+  ) {
+    this.dependents = built.steps.map(() => []);
+    built.steps.forEach((s, i) => s.deps.forEach((d) => this.dependents[d]!.push(i)));
+    serving.catch((e: unknown) => {
+      this.failure = e instanceof Error ? e : new Error(String(e));
+    });
+  }
+
+  static async create(graph: Graph, ops: ReadonlyMap<Node, BoundOp>, options: FastEngineOptions = {}): Promise<FastEngine> {
+    const threads = options.threads ?? defaultThreads();
+    const slots = options.slots ?? 1;
+    const simd = chooseVariant(options.simd);
+    const module = compileKernels(simd);
+    const memory = createKernelMemory();
+    const arena = new Arena(memory);
+    const built = buildProgram(graph, ops, arena, slots, threads);
+    const ring = new TaskRing(new Int32Array(memory.buffer), built.ring, (i) => built.steps[i]!.step.label);
+    const pool = new WorkerPool(threads);
+    const serving = pool.serve(memory, module, simd, built.ring, { steps: built.steps.map((s) => s.step), slotBases: built.slotBases });
+    const stats: FastEngineStats = {
+      threads, simd, slots,
+      steps: built.steps.length,
+      fastNodes: built.fastNodes,
+      fallbackNodes: built.fallbackNodes.map((n) => `${n.type} "${n.name}"`),
+      slotBytes: built.slotBytes,
+      unplannedBytes: built.plan.unplannedBytes,
+      arenaBytes: memory.buffer.byteLength,
+    };
+    return new FastEngine(built, arena, ring, pool, serving, new SlotPool(slots), stats);
+  }
+
+  /** Waits for a free slot. */
+  private async acquire(): Promise<number> {
+    for (;;) {
+      const slot = this.slots.acquire();
+      if (slot !== undefined) return slot;
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+  }
+
+  private release(slot: number): void {
+    this.slots.release(slot);
+    this.waiting.shift()?.();
+  }
+
+  async run(inputs: ReadonlyMap<Value, Tensor>): Promise<RunResult> {
+    const slot = await this.acquire();
+    try {
+      return { values: await this.runInSlot(slot, inputs), profile: [] };
+    } finally {
+      this.release(slot);
+    }
+  }
+
+  /** Runs one frame in `slot` (which the caller holds); outputs are fresh tensors. */
+  async runInSlot(slot: number, inputs: ReadonlyMap<Value, Tensor>): Promise<Map<Value, Tensor>> {
+    if (this.failure) throw this.failure;
+    const base = this.built.slotBases[slot]!;
+    for (const [value, view] of this.built.inputs) {
+      const t = inputs.get(value)!;
+      this.arena.f32(base + view.offset, numel(view.shape)).set(t.f32);
+    }
+    await this.runSteps(slot);
+    const outputs = new Map<Value, Tensor>();
+    for (const [value, view] of this.built.outputs) {
+      outputs.set(value, new Tensor('f32', value.shape!, this.arena.f32(base + view.offset, numel(view.shape)).slice()));
+    }
+    return outputs;
+  }
+
+  /** Submits each step when its dependencies are done; settles once every submitted step has finished. */
+  private runSteps(slot: number): Promise<void> {
+    const steps = this.built.steps;
+    const remaining = steps.map((s) => s.deps.length);
+    let finished = 0;
+    let running = 0;
+    let error: Error | undefined;
+    return new Promise<void>((resolve, reject) => {
+      const settle = () => {
+        if (running > 0) return;
+        if (error) reject(error);
+        else if (finished === steps.length) resolve();
+      };
+      const submit = (i: number) => {
+        running++;
+        this.ring.submit(i, slot, steps[i]!.tiles).then(
+          () => {
+            running--;
+            finished++;
+            if (!error) for (const d of this.dependents[i]!) if (--remaining[d] === 0) submit(d);
+            settle();
+          },
+          (e: Error) => {
+            running--;
+            error ??= e;
+            settle();
+          },
+        );
+      };
+      if (steps.length === 0) resolve();
+      steps.forEach((s, i) => {
+        if (s.deps.length === 0) submit(i);
+      });
+    });
+  }
+
+  async dispose(): Promise<void> {
+    this.ring.close();
+    await this.serving.catch(() => undefined);
+    await this.pool.destroy();
+  }
+}

@@ -1,0 +1,139 @@
+// The worker's table of step runners: each turns a Step (protocol.ts) into a function that runs one tile
+// of it for the frame in a given slot. Built once per program, when a worker starts serving.
+
+import { kernelFromSource } from '../expr/compile.ts';
+import { Graph } from '../graph/graph.ts';
+import type { KernelExports } from '../kernels/module.ts';
+import { defaultRegistry } from '../ops/registry.ts';
+import type { TensorView } from '../runtime/fast/views.ts';
+import { viewAs } from '../tensor/dtype.ts';
+import { nchwToNhwc, nhwcToNchw } from '../tensor/nhwc.ts';
+import { numel } from '../tensor/shape.ts';
+import { Tensor } from '../tensor/tensor.ts';
+import type { Step } from './protocol.ts';
+import type { TileRunner } from './serve-loop.ts';
+
+export interface RunnerContext {
+  readonly kernels: KernelExports;
+  readonly buffer: SharedArrayBuffer;
+  readonly slotBases: readonly number[];
+}
+
+const floats = (ctx: RunnerContext, slot: number, v: TensorView, count: number) =>
+  new Float32Array(ctx.buffer, ctx.slotBases[slot]! + v.offset, count);
+
+/** Dims of a view as (n, c, h, w) whatever its rank (plain tensors count as one row of one pixel). */
+function dims4(v: TensorView): [number, number, number, number] {
+  const [n, c, h, w] = v.shape as [number, number, number, number];
+  return [n, c, h, w];
+}
+
+/** Reads a view into a fresh NCHW tensor. */
+function readTensor(ctx: RunnerContext, slot: number, v: TensorView): Tensor {
+  const out = new Float32Array(numel(v.shape));
+  if (v.layout === 'plain') out.set(floats(ctx, slot, v, out.length));
+  else {
+    const [n, c, h, w] = dims4(v);
+    nhwcToNchw(floats(ctx, slot, v, (n * h * w - 1) * v.pixelStride + c), out, n, c, h, w, v.pixelStride);
+  }
+  return new Tensor('f32', v.shape, out);
+}
+
+function writeTensor(ctx: RunnerContext, slot: number, v: TensorView, t: Tensor): void {
+  const data = t.f32;
+  if (v.layout === 'plain') floats(ctx, slot, v, data.length).set(data);
+  else {
+    const [n, c, h, w] = dims4(v);
+    nchwToNhwc(data, floats(ctx, slot, v, (n * h * w - 1) * v.pixelStride + c), n, c, h, w, v.pixelStride);
+  }
+}
+
+type Factory<K extends Step['kind']> = (step: Extract<Step, { kind: K }>, ctx: RunnerContext) => TileRunner;
+
+const FACTORIES: { [K in Step['kind']]: Factory<K> } = {
+  gemm(step, ctx) {
+    const tilesN = Math.ceil(step.panels / step.tileN);
+    return (tile, slot) => {
+      const tm = Math.floor(tile / tilesN);
+      const tn = tile - tm * tilesN;
+      ctx.kernels.f32_gemm_4x8(step.params[slot]!, tm * step.tileM, Math.min(step.m, (tm + 1) * step.tileM),
+        tn * step.tileN, Math.min(step.panels, (tn + 1) * step.tileN));
+    };
+  },
+
+  'to-nhwc'(step, ctx) {
+    const [n, c, h, w] = dims4(step.dst);
+    return (tile, slot) => {
+      const row0 = tile * step.rowsPerTile;
+      nchwToNhwc(floats(ctx, slot, step.src, n * c * h * w), floats(ctx, slot, step.dst, (n * h * w - 1) * step.dst.pixelStride + c),
+        n, c, h, w, step.dst.pixelStride, row0, Math.min(n * h, row0 + step.rowsPerTile));
+    };
+  },
+
+  'to-nchw'(step, ctx) {
+    const [n, c, h, w] = dims4(step.src);
+    return (tile, slot) => {
+      const row0 = tile * step.rowsPerTile;
+      nhwcToNchw(floats(ctx, slot, step.src, (n * h * w - 1) * step.src.pixelStride + c), floats(ctx, slot, step.dst, n * c * h * w),
+        n, c, h, w, step.src.pixelStride, row0, Math.min(n * h, row0 + step.rowsPerTile));
+    };
+  },
+
+  expr(step, ctx) {
+    const kernel = kernelFromSource(step.source);
+    const size = numel(step.output.shape);
+    return (tile, slot) => {
+      const inputs = step.inputs.map((v) => floats(ctx, slot, v, numel(v.shape)));
+      const begin = tile * step.perTile;
+      kernel(inputs, floats(ctx, slot, step.output, size), begin, Math.min(size, begin + step.perTile));
+    };
+  },
+
+  'copy-channels'(step, ctx) {
+    const [n, c, h, w] = dims4(step.src);
+    const pixels = n * h * w;
+    return (tile, slot) => {
+      const src = floats(ctx, slot, step.src, (pixels - 1) * step.src.pixelStride + c);
+      const dst = new Float32Array(ctx.buffer, ctx.slotBases[slot]! + step.dst.offset + step.channelOffset * 4, (pixels - 1) * step.dst.pixelStride + c);
+      const p1 = Math.min(pixels, (tile + 1) * step.rowsPerTile * w);
+      for (let p = tile * step.rowsPerTile * w; p < p1; p++) {
+        dst.set(src.subarray(p * step.src.pixelStride, p * step.src.pixelStride + c), p * step.dst.pixelStride);
+      }
+    };
+  },
+
+  fallback(step, ctx) {
+    // Rebuild the node in this thread and bind it: the reference implementation runs on NCHW copies.
+    const g = new Graph(step.node.source?.file ?? '<program>');
+    const node = g.addNode({
+      type: step.node.type,
+      name: step.node.name,
+      inputs: step.inputs.map((_, i) => g.value(`in${i}`)),
+      outputs: step.outputs.map((_, i) => g.value(`out${i}`)),
+      params: step.node.params.map(([k, p]) => [k, p]),
+      weights: step.node.weights.map(([k, w]) => [k, {
+        dtype: w.dtype,
+        shape: w.shape,
+        data: w.offset === undefined || w.dtype === null ? undefined : viewAs(w.dtype, ctx.buffer, w.offset, numel(w.shape)),
+      }]),
+      source: step.node.source,
+    });
+    const op = defaultRegistry.get(node.type)!.bind(node);
+    return (_tile, slot) => {
+      const results = op.reference(step.inputs.map((v) => readTensor(ctx, slot, v)));
+      results.forEach((t, i) => writeTensor(ctx, slot, step.outputs[i]!, t));
+    };
+  },
+};
+
+export function makeRunner(step: Step, ctx: RunnerContext): TileRunner {
+  switch (step.kind) {
+    case 'gemm': return FACTORIES.gemm(step, ctx);
+    case 'to-nhwc': return FACTORIES['to-nhwc'](step, ctx);
+    case 'to-nchw': return FACTORIES['to-nchw'](step, ctx);
+    case 'expr': return FACTORIES.expr(step, ctx);
+    case 'copy-channels': return FACTORIES['copy-channels'](step, ctx);
+    case 'fallback': return FACTORIES.fallback(step, ctx);
+    default: throw new Error(`unknown step kind ${JSON.stringify((step as { kind: unknown }).kind)}`);
+  }
+}
