@@ -30,6 +30,11 @@ export interface KernelExports {
   f32x4_peak_u12(iters: number, mul: number, add: number): number;
 }
 
+/** The kernels that take (params, u0, u1): a parameter block and a range of work units [u0, u1). */
+export type RangeKernelName = {
+  [K in keyof KernelExports]: KernelExports[K] extends (params: number, u0: number, u1: number) => void ? K : never;
+}[keyof KernelExports];
+
 export interface Kernels {
   readonly variant: SimdVariant;
   readonly memory: SharedMemory;

@@ -5,19 +5,21 @@ import { initHe } from './init.ts';
 import { convMacs, inferConv, parseConvParams } from './conv-params.ts';
 import { conv2dReference, convTranspose2dReference } from './conv-reference.ts';
 import { ParamReader } from './params.ts';
+import { applyFused, readFusedActivation } from './fused-activation.ts';
 
 export const conv2d: OpDef = {
   types: ['nn.Conv2d'],
   bind(node) {
     const params = parseConvParams(node, false);
     const p: ParamReader = new ParamReader(node);
+    const activation = readFusedActivation(node);
     return {
       infer: (inputs) => inferConv(node, params, false, inputs),
       macs: (inputs, outputs) => convMacs(params, false, inputs, outputs),
       reference(inputs) {
         inferConv(node, params, false, inputs);
         const bias = params.hasBias ? p.weightF32('bias') : undefined;
-        return [conv2dReference(params, inputs[0]!, p.weightF32('weight'), bias)];
+        return [applyFused(conv2dReference(params, inputs[0]!, p.weightF32('weight'), bias), activation)];
       },
     };
   },

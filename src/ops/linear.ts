@@ -5,6 +5,7 @@ import type { OpDef } from './op.ts';
 import { ParamReader } from './params.ts';
 import { initHe } from './init.ts';
 import { roundToF32 } from './layout.ts';
+import { applyFused, readFusedActivation } from './fused-activation.ts';
 
 export const linear: OpDef = {
   types: ['nn.Linear'],
@@ -13,6 +14,7 @@ export const linear: OpDef = {
     const inFeatures = p.int('in_features');
     const outFeatures = p.int('out_features');
     const hasBias = p.bool('bias', node.weights.has('bias'));
+    const activation = readFusedActivation(node);
     const w = p.weightShape('weight');
     if (!w || w.length !== 2 || w[0] !== outFeatures || w[1] !== inFeatures) {
       p.fail(`weight @weight is ${w ? formatShape(w) : 'missing'}: expected (${outFeatures},${inFeatures})`);
@@ -45,7 +47,7 @@ export const linear: OpDef = {
             acc[r * outFeatures + j] = s;
           }
         }
-        return [roundToF32(out!.shape, acc)];
+        return [applyFused(roundToF32(out!.shape, acc), activation)];
       },
     };
   },

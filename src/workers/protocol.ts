@@ -22,7 +22,7 @@
 // Error text: per worker, ERROR_TEXT_BYTES of UTF-8 (length-prefixed) with the last failure's message.
 
 import { CONTROL_BASE } from '../kernels/abi.ts';
-import type { SimdVariant } from '../kernels/module.ts';
+import type { RangeKernelName, SimdVariant } from '../kernels/module.ts';
 import type { SharedMemory, WasmModule } from '../kernels/wasm.ts';
 import type { Param } from '../graph/param.ts';
 import type { TensorView } from '../runtime/fast/views.ts';
@@ -70,6 +70,8 @@ export interface NodeData {
  */
 export type Step =
   | { readonly kind: 'gemm'; readonly label: string; readonly params: readonly number[]; readonly m: number; readonly panels: number; readonly tileM: number; readonly tileN: number }
+  /** A kernel over a range of work units: fn(params[slot], u0, u1) for tile t's units [t*perTile, (t+1)*perTile). */
+  | { readonly kind: 'range'; readonly label: string; readonly fn: RangeKernelName; readonly params: readonly number[]; readonly units: number; readonly perTile: number }
   | { readonly kind: 'fallback'; readonly label: string; readonly node: NodeData; readonly inputs: readonly TensorView[]; readonly outputs: readonly TensorView[] }
   | { readonly kind: 'to-nhwc'; readonly label: string; readonly src: TensorView; readonly dst: TensorView; readonly rowsPerTile: number }
   | { readonly kind: 'to-nchw'; readonly label: string; readonly src: TensorView; readonly dst: TensorView; readonly rowsPerTile: number }

@@ -61,6 +61,14 @@ const FACTORIES: { [K in Step['kind']]: Factory<K> } = {
     };
   },
 
+  range(step, ctx) {
+    const fn = ctx.kernels[step.fn];
+    return (tile, slot) => {
+      const u0 = tile * step.perTile;
+      fn(step.params[slot]!, u0, Math.min(step.units, u0 + step.perTile));
+    };
+  },
+
   'to-nhwc'(step, ctx) {
     const [n, c, h, w] = dims4(step.dst);
     return (tile, slot) => {
@@ -129,6 +137,7 @@ const FACTORIES: { [K in Step['kind']]: Factory<K> } = {
 export function makeRunner(step: Step, ctx: RunnerContext): TileRunner {
   switch (step.kind) {
     case 'gemm': return FACTORIES.gemm(step, ctx);
+    case 'range': return FACTORIES.range(step, ctx);
     case 'to-nhwc': return FACTORIES['to-nhwc'](step, ctx);
     case 'to-nchw': return FACTORIES['to-nchw'](step, ctx);
     case 'expr': return FACTORIES.expr(step, ctx);

@@ -16,6 +16,7 @@ import type { TensorView } from '../../runtime/fast/views.ts';
 import { numel } from '../../tensor/shape.ts';
 import { parseConvParams } from '../conv-params.ts';
 import { ParamReader } from '../params.ts';
+import { epilogueOf } from './epilogue.ts';
 
 export interface GemmLayer {
   /** (N, K) row-major weights and optional bias. */
@@ -56,25 +57,27 @@ export function lowerConv1x1(node: Node): Lowered | undefined {
   const c = parseConvParams(node, false);
   const pointwise = c.kernel[0] === 1 && c.kernel[1] === 1 && c.stride[0] === 1 && c.stride[1] === 1 &&
     c.padBegin.every((p) => p === 0) && c.padEnd.every((p) => p === 0) && c.groups === 1;
-  if (!pointwise || node.inputs[0]!.shape!.length !== 4) return undefined;
+  const epilogue = epilogueOf(node);
+  if (!pointwise || !epilogue || node.inputs[0]!.shape!.length !== 4) return undefined;
   const p = new ParamReader(node);
   return {
     build: (ctx) => [buildGemm(node, {
       weights: p.weightF32('weight'), bias: c.hasBias ? p.weightF32('bias') : undefined,
-      n: c.outChannels, k: c.inChannels, activation: 'none', alpha: 0,
+      n: c.outChannels, k: c.inChannels, ...epilogue,
     }, ctx.view(node.inputs[0]!), ctx.view(node.outputs[0]!), ctx)],
   };
 }
 
 export function lowerLinear(node: Node): Lowered | undefined {
-  if (node.inputs[0]!.shape!.length === 4) return undefined; // NHWC storage: the last dim is not contiguous
+  const epilogue = epilogueOf(node);
+  if (!epilogue || node.inputs[0]!.shape!.length === 4) return undefined; // NHWC storage: the last dim is not contiguous
   const p = new ParamReader(node);
   const n = p.int('out_features');
   const k = p.int('in_features');
   return {
     build: (ctx) => [buildGemm(node, {
       weights: p.weightF32('weight'), bias: node.weights.has('bias') && p.bool('bias', true) ? p.weightF32('bias') : undefined,
-      n, k, activation: 'none', alpha: 0,
+      n, k, ...epilogue,
     }, ctx.view(node.inputs[0]!), ctx.view(node.outputs[0]!), ctx)],
   };
 }
