@@ -5,7 +5,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { FlowinferError } from '../errors.ts';
 import { parseShapeOption } from './format.ts';
 import { initWeightsCommand } from './init-weights.ts';
-import { inspectCommand } from './inspect.ts';
+import { inspectCommand, type InspectOptions } from './inspect.ts';
+import type { OptLevel } from '../graph/passes/index.ts';
 import { runCommand, type RunOptions } from './run.ts';
 
 function shapeOption(value: string, previous: number[][] = []): number[][] {
@@ -14,6 +15,12 @@ function shapeOption(value: string, previous: number[][] = []): number[][] {
   } catch (e) {
     throw new InvalidArgumentError((e as Error).message);
   }
+}
+
+function optLevelOption(value: string): OptLevel {
+  const n = Number(value);
+  if (n !== 0 && n !== 1 && n !== 2 && n !== 3) throw new InvalidArgumentError(`expected 0, 1, 2 or 3, got ${value}`);
+  return n;
 }
 
 function intOption(value: string): number {
@@ -45,11 +52,13 @@ const program = new Command('flowinfer')
 program
   .command('inspect')
   .description('print each node (topological order) with output shapes, parameters and multiply-accumulates')
-  .argument('<model>', 'the .pnnx.param file')
+  .argument('<model>', 'a .pnnx.param file, or zoo:resnet18 / zoo:mobilenet_v2 / zoo:yolov5s')
   .option('--input-shape <dims>', 'shape of an input, e.g. 1,3,224,224 (repeat for several inputs)', shapeOption)
   .option('--json', 'print JSON: {nodes:[{name,type,outputs,params,macs}],totals:{nodes,params,macs}}')
   .option('--dot <file>', 'also write the graph as Graphviz DOT')
-  .action(runAction((model: string, opts: { inputShape?: number[][]; json?: boolean; dot?: string }) => inspectCommand(model, opts)));
+  .option('--passes', 'optimise the graph first and print what each pass changed')
+  .option('--opt-level <n>', 'optimisation level 0-3 for --passes (default 3)', optLevelOption)
+  .action(runAction((model: string, opts: InspectOptions) => inspectCommand(model, opts)));
 
 program
   .command('init-weights')
@@ -76,7 +85,9 @@ program
   .option('--fill <v>', 'fill every input with this value', numberOption)
   .option('--random <seed>', 'fill inputs with seeded uniform [0,1) values (the default, seed 0)', intOption)
   .option('--input-shape <dims>', 'input shape, e.g. 1,3,224,224 (repeat for several inputs)', shapeOption)
-  .option('--engine <name>', 'reference')
+  .option('--engine <name>', 'fast (SIMD kernels on worker threads, the default) or reference')
+  .option('--opt-level <n>', 'graph optimisation level 0-3 (default 3)', optLevelOption)
+  .option('--threads <n>', 'worker threads of the fast engine (default: the cores)', intOption)
   .option('--json', 'print the full output arrays as JSON')
   .action(runAction((model: string, opts: RunOptions) => runCommand(model, opts)));
 

@@ -9,6 +9,7 @@ import { toFloat32 } from '../tensor/dtype.ts';
 import { formatShape, numel } from '../tensor/shape.ts';
 import { Tensor } from '../tensor/tensor.ts';
 import { openModel } from './model-source.ts';
+import type { OptLevel } from '../graph/passes/index.ts';
 
 export interface RunOptions {
   readonly bin?: string;
@@ -16,7 +17,9 @@ export interface RunOptions {
   readonly fill?: number;
   readonly random?: number;
   readonly inputShape?: number[][];
-  readonly engine?: 'reference';
+  readonly engine?: 'fast' | 'reference';
+  readonly optLevel?: OptLevel;
+  readonly threads?: number;
   readonly json?: boolean;
 }
 
@@ -35,7 +38,9 @@ function summary(t: Tensor): string {
 export async function runCommand(spec: string, options: RunOptions): Promise<string> {
   const given = [options.input !== undefined, options.fill !== undefined, options.random !== undefined].filter(Boolean).length;
   if (given > 1) throw new UsageError('give one of --input, --fill and --random');
-  const model = await openModel(spec, { bin: options.bin, engine: options.engine, inputShape: options.inputShape });
+  const model = await openModel(spec, {
+    bin: options.bin, engine: options.engine, inputShape: options.inputShape, optLevel: options.optLevel, threads: options.threads,
+  });
   try {
     const inputs = model.inputs.map((info, i) => {
       if (options.input) {

@@ -124,3 +124,15 @@ export function sameExpr(a: Expr, b: Expr): boolean {
   }
   return true;
 }
+
+/** A copy of `root` with every operand `@i` replaced by `replace(i)` (iterative: deep trees are fine). */
+export function substituteOperands(root: Expr, replace: (index: number) => Expr): Expr {
+  const stack: Expr[] = [];
+  for (const node of postorder(root)) {
+    if (node.kind === 'operand') stack.push(replace(node.index));
+    else if (node.kind === 'call') stack.push(call(node.fn, ...stack.splice(stack.length - node.args.length)));
+    else if (node.kind === 'list') stack.push(list(...stack.splice(stack.length - node.items.length)));
+    else stack.push(node);
+  }
+  return stack[0]!;
+}

@@ -4,7 +4,7 @@ export {
   type Expr, type Span, type CallNode, type ListNode, type OperandNode, type IntNode, type FloatNode,
   type ComplexNode, type BoolNode, type NoneNode, type Leaf,
   operand, int, float, complex, bool, none, call, list,
-  childrenOf, postorder, formatRPN, rpnToken, formatFloat, sameExpr,
+  childrenOf, postorder, formatRPN, rpnToken, formatFloat, sameExpr, substituteOperands,
 } from './ast.ts';
 export { ExprError } from './error.ts';
 export { tokenize, type Token, type TokenKind } from './lexer.ts';

@@ -88,8 +88,11 @@ export class Graph {
     return this.nodeNames.has(name);
   }
 
-  /** Appends a node and wires its values; throws if the name is taken or an output already has a producer. */
-  addNode(spec: NodeSpec): Node {
+  /**
+   * Adds a node (at position `at`, default: the end) and wires its values; throws if the name is taken or
+   * an output already has a producer.
+   */
+  addNode(spec: NodeSpec, at = this.nodes.length): Node {
     if (this.nodeNames.has(spec.name)) throw new GraphError(`two nodes are named "${spec.name}"`);
     for (const out of spec.outputs) {
       if (out.producer) {
@@ -103,7 +106,7 @@ export class Graph {
     node.source = spec.source;
     for (const v of node.inputs) v.consumers.push(node);
     for (const v of node.outputs) v.producer = node;
-    this.nodes.push(node);
+    this.nodes.splice(at, 0, node);
     this.nodeNames.add(node.name);
     return node;
   }

@@ -9,6 +9,9 @@ import { maxBorder } from './border.ts';
 
 export type PaddingMode = 'zeros' | 'reflect' | 'replicate' | 'circular';
 
+/** Marks a Conv2d whose second input is a residual added to its output (set by the residual-fusion pass). */
+export const RESIDUAL_PARAM = 'flowinfer.residual';
+
 export interface ConvParams {
   readonly inChannels: number;
   readonly outChannels: number;
@@ -23,6 +26,11 @@ export interface ConvParams {
   readonly hasBias: boolean;
   /** ConvTranspose2d only. */
   readonly outputPadding: readonly [number, number];
+  /**
+   * Conv2d only: a residual operand fused in by the optimiser (`flowinfer.residual=True`, the node's second
+   * input), added after the bias and before any fused activation.
+   */
+  readonly residual: boolean;
 }
 
 const pair = (v: number[]): [number, number] => [v[0]!, v[1]!];
@@ -85,7 +93,8 @@ export function parseConvParams(node: Node, transposed: boolean): ConvParams {
       p.fail(`bias=True but weight @bias is ${b ? formatShape(b) : 'missing'}: expected (${outChannels})`);
     }
   }
-  return { inChannels, outChannels, kernel, stride, dilation, padBegin, padEnd, paddingMode, groups, hasBias, outputPadding };
+  const residual = !transposed && p.bool(RESIDUAL_PARAM, false);
+  return { inChannels, outChannels, kernel, stride, dilation, padBegin, padEnd, paddingMode, groups, hasBias, outputPadding, residual };
 }
 
 /** Output spatial size of a convolution along one dim (PyTorch's formula). */
@@ -101,7 +110,7 @@ export function convTransposeOutputSize(size: number, k: number, s: number, d: n
 /** Shape rule shared by Conv2d and ConvTranspose2d: (N,C,H,W) or unbatched (C,H,W). */
 export function inferConv(node: Node, c: ConvParams, transposed: boolean, inputs: readonly ShapeInfo[]): ShapeInfo[] {
   const p: ParamReader = new ParamReader(node);
-  p.expectInputs(inputs, 1);
+  p.expectInputs(inputs, c.residual ? 2 : 1);
   const x = inputs[0]!;
   p.expectRank(x, [3, 4]);
   const [ch, h, w] = x.shape.slice(-3) as [number, number, number];
@@ -123,6 +132,10 @@ export function inferConv(node: Node, c: ConvParams, transposed: boolean, inputs
     p.fail(`input ${formatShape(x.shape)} is too small for kernel (${c.kernel.join(',')}) with dilation (${c.dilation.join(',')}) and padding (${c.padBegin.join(',')}): output would be ${oh}x${ow}`);
   }
   const shape: Shape = [...x.shape.slice(0, -3), c.outChannels, oh, ow];
+  const r = inputs[1];
+  if (r && (r.shape.length !== shape.length || r.shape.some((d, i) => d !== shape[i]))) {
+    p.fail(`residual input ${formatShape(r.shape)} must have the output's shape ${formatShape(shape)}`);
+  }
   return [{ shape, dtype: x.dtype }];
 }
 

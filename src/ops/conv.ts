@@ -5,6 +5,14 @@ import { initHe } from './init.ts';
 import { convMacs, inferConv, parseConvParams } from './conv-params.ts';
 import { conv2dReference, convTranspose2dReference } from './conv-reference.ts';
 import { ParamReader } from './params.ts';
+import type { Tensor } from '../tensor/tensor.ts';
+
+/** y += r elementwise, rounded to float32 once (y already holds float32 values). */
+function addInPlace(y: Tensor, r: Tensor): void {
+  const a = y.f32;
+  const b = r.f32;
+  for (let i = 0; i < a.length; i++) a[i] = a[i]! + b[i]!;
+}
 import { applyFused, readFusedActivation } from './fused-activation.ts';
 
 export const conv2d: OpDef = {
@@ -19,7 +27,9 @@ export const conv2d: OpDef = {
       reference(inputs) {
         inferConv(node, params, false, inputs);
         const bias = params.hasBias ? p.weightF32('bias') : undefined;
-        return [applyFused(conv2dReference(params, inputs[0]!, p.weightF32('weight'), bias), activation)];
+        const y = conv2dReference(params, inputs[0]!, p.weightF32('weight'), bias);
+        if (params.residual) addInPlace(y, inputs[1]!);
+        return [applyFused(y, activation)];
       },
     };
   },

@@ -12,7 +12,7 @@ import { Model, type EngineFactory } from './model.ts';
 import { ReferenceEngine } from './reference-engine.ts';
 import { FastEngine } from './fast/engine.ts';
 import type { SimdRequest } from '../kernels/module.ts';
-
+import { DEFAULT_OPT_LEVEL, optimizeGraph, type OptLevel, type PassReport } from '../graph/passes/index.ts';
 
 export interface LoadOptions {
   /** The .pnnx.bin; default: beside the .param. */
@@ -27,6 +27,10 @@ export interface LoadOptions {
   readonly simd?: SimdRequest;
   /** Input shapes to plan for (default: the file's annotations). */
   readonly inputShape?: InputShapes;
+  /** Graph optimisation: 0 none, 1 clean-ups and batch-norm folding, 2 + fusion and folding, 3 + residual fusion (default). */
+  readonly optLevel?: OptLevel;
+  /** Passes not to run, by name (see `flowinfer inspect --passes`). */
+  readonly disablePasses?: readonly string[];
 }
 
 export async function loadModel(source: string | Graph, options: LoadOptions = {}): Promise<Model> {
@@ -34,13 +38,19 @@ export async function loadModel(source: string | Graph, options: LoadOptions = {
   if (engine !== 'reference' && engine !== 'fast') throw new UsageError(`unknown engine "${String(engine)}" (engines: fast, reference)`);
   const graph = typeof source === 'string' ? loadPnnxFiles(source, { bin: options.bin }) : source;
   validateGraph(graph);
+  inferShapes(graph, defaultRegistry.bindAll(graph), options.inputShape);
+  const level = options.optLevel ?? DEFAULT_OPT_LEVEL;
+  if (![0, 1, 2, 3].includes(level)) throw new UsageError(`optLevel ${String(level)}: expected 0, 1, 2 or 3`);
+  const debug = debugFromEnv();
+  const passes: PassReport[] = level > 0
+    ? optimizeGraph(graph, defaultRegistry, { level, disabled: options.disablePasses, inputShapes: options.inputShape, trace: debug.level >= 1 })
+    : [];
   const ops = defaultRegistry.bindAll(graph);
   inferShapes(graph, ops, options.inputShape);
-  const debug = debugFromEnv();
   const makeEngine: EngineFactory = async (g, o) => {
     if (engine === 'fast') return FastEngine.create(g, o, { threads: options.threads, slots: options.slots, simd: options.simd });
     const reference = new ReferenceEngine(g, o, debug);
     return { run: async (inputs) => reference.run(inputs), dispose: async () => {} };
   };
-  return new Model(graph, ops, engine, makeEngine, debug);
+  return new Model(graph, ops, engine, makeEngine, debug, passes);
 }

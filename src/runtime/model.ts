@@ -9,6 +9,7 @@ import type { Tensor } from '../tensor/tensor.ts';
 import type { DebugSettings } from './debug.ts';
 import { bindInputs, inputPorts, outputPorts, type ModelInputs, type ModelOutputs, type Port, type TensorInfo } from './io.ts';
 import type { RunResult } from './reference-engine.ts';
+import type { PassReport } from '../graph/passes/index.ts';
 
 /** What executes a graph whose shapes are inferred. Made anew when the input shapes change. */
 export interface Engine {
@@ -31,6 +32,8 @@ export class Model {
     readonly engineName: 'reference' | 'fast',
     private readonly makeEngine: EngineFactory,
     private readonly debug: DebugSettings,
+    /** What the optimisation passes did at load. */
+    readonly passes: readonly PassReport[] = [],
   ) {
     this.inputPortList = inputPorts(graph);
     this.outputPortList = outputPorts(graph);

@@ -33,6 +33,11 @@ export class TaskRing {
   private readonly pending = new Map<number, Pending>();
   private readonly backlog: Waiting[] = [];
   private watching = false;
+  /**
+   * Atomics.waitAsync does not keep Node's event loop alive, and piscina's threads do not either: while
+   * tasks are in flight this timer does, so a pending run cannot be dropped by an exiting process.
+   */
+  private keepAlive: ReturnType<typeof setInterval> | undefined;
   private seenCompletions = 0;
   private closed = false;
 
@@ -86,7 +91,17 @@ export class TaskRing {
     }
   }
 
+  private holdProcess(): void {
+    const busy = this.pending.size + this.backlog.length > 0;
+    if (busy && !this.keepAlive) this.keepAlive = setInterval(() => undefined, 1 << 30);
+    else if (!busy && this.keepAlive) {
+      clearInterval(this.keepAlive);
+      this.keepAlive = undefined;
+    }
+  }
+
   private watch(): void {
+    this.holdProcess();
     if (this.watching || this.pending.size === 0) return;
     this.watching = true;
     const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
@@ -127,5 +142,6 @@ export class TaskRing {
     for (const w of this.backlog) w.reject(error);
     this.pending.clear();
     this.backlog.length = 0;
+    this.holdProcess();
   }
 }

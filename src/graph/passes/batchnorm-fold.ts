@@ -1,0 +1,63 @@
+// Batch-norm folding: y = (conv(x) - mean) / sqrt(var + eps) * gamma + beta is one convolution with
+// weights scaled per output channel and a new bias. Same for a linear layer followed by BatchNorm1d.
+// The producer must feed only the batch-norm and carry nothing fused yet.
+
+import { NodeError } from '../../errors.ts';
+import { ACTIVATION_PARAM } from '../../ops/fused-activation.ts';
+import { RESIDUAL_PARAM } from '../../ops/conv-params.ts';
+import { ParamReader } from '../../ops/params.ts';
+import { toFloat32 } from '../../tensor/dtype.ts';
+import type { Node } from '../graph.ts';
+import { P } from '../param.ts';
+import type { Pass } from './pass.ts';
+import { absorbInto, describe, soleConsumer } from './util.ts';
+
+const PRODUCERS: Record<string, string[]> = {
+  'nn.Conv2d': ['nn.BatchNorm2d'],
+  'nn.Linear': ['nn.BatchNorm1d'],
+};
+
+function hasData(node: Node, keys: string[]): boolean {
+  return keys.every((k) => !node.weights.has(k) || node.weights.get(k)!.data);
+}
+
+export const foldBatchNorms: Pass = {
+  name: 'fold-batchnorm',
+  minLevel: 1,
+  run(graph) {
+    const changes = [];
+    for (const producer of [...graph.nodes]) {
+      const bnTypes = PRODUCERS[producer.type];
+      if (!bnTypes || producer.params.has(ACTIVATION_PARAM) || producer.params.has(RESIDUAL_PARAM)) continue;
+      const bn = soleConsumer(producer.outputs[0]!);
+      if (!bn || !bnTypes.includes(bn.type)) continue;
+      if (producer.type === 'nn.Linear' && producer.outputs[0]!.shape!.length !== 2) continue; // BatchNorm1d on (N,C) only
+      if (!hasData(producer, ['weight', 'bias']) || !hasData(bn, ['running_mean', 'running_var', 'weight', 'bias'])) continue;
+      const b = new ParamReader(bn);
+      const eps = b.float('eps', 1e-5);
+      const affine = b.bool('affine', true);
+      const mean = b.weightF32('running_mean');
+      const variance = b.weightF32('running_var');
+      const gamma = affine ? b.weightF32('weight') : undefined;
+      const beta = affine ? b.weightF32('bias') : undefined;
+      const channels = mean.length;
+      const w = producer.weights.get('weight')!;
+      const weights = toFloat32(w.dtype!, w.data!).slice();
+      if (weights.length % channels !== 0) throw new NodeError(producer, `cannot fold ${describe(bn)}: ${channels} channels do not divide the weights`);
+      const perChannel = weights.length / channels;
+      const oldBias = producer.weights.get('bias')?.data ? toFloat32(producer.weights.get('bias')!.dtype!, producer.weights.get('bias')!.data!) : undefined;
+      const bias = new Float32Array(channels);
+      for (let c = 0; c < channels; c++) {
+        const scale = (gamma ? gamma[c]! : 1) / Math.sqrt(variance[c]! + eps);
+        for (let i = c * perChannel; i < (c + 1) * perChannel; i++) weights[i] = weights[i]! * scale;
+        bias[c] = ((oldBias ? oldBias[c]! : 0) - mean[c]!) * scale + (beta ? beta[c]! : 0);
+      }
+      producer.weights.set('weight', { dtype: 'f32', shape: w.shape, data: weights });
+      producer.weights.set('bias', { dtype: 'f32', shape: [channels], data: bias });
+      producer.params.set('bias', P.bool(true));
+      absorbInto(graph, producer, bn);
+      changes.push({ description: `folded ${describe(bn)} into ${describe(producer)}` });
+    }
+    return changes;
+  },
+};
