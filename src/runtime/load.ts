@@ -11,6 +11,7 @@ import { debugFromEnv } from './debug.ts';
 import { Model, type EngineFactory } from './model.ts';
 import { ReferenceEngine } from './reference-engine.ts';
 import { FastEngine } from './fast/engine.ts';
+import { SlotPool } from '../tensor/arena.ts';
 import type { SimdRequest } from '../kernels/module.ts';
 import { DEFAULT_OPT_LEVEL, optimizeGraph, type OptLevel, type PassReport } from '../graph/passes/index.ts';
 
@@ -47,10 +48,11 @@ export async function loadModel(source: string | Graph, options: LoadOptions = {
     : [];
   const ops = defaultRegistry.bindAll(graph);
   inferShapes(graph, ops, options.inputShape);
-  const makeEngine: EngineFactory = async (g, o) => {
-    if (engine === 'fast') return FastEngine.create(g, o, { threads: options.threads, slots: options.slots, simd: options.simd });
+  const makeEngine: EngineFactory = async (g, o, slots) => {
+    if (engine === 'fast') return FastEngine.create(g, o, { threads: options.threads, slots, simd: options.simd });
     const reference = new ReferenceEngine(g, o, debug);
-    return { run: async (inputs) => reference.run(inputs), dispose: async () => {} };
+    // The reference runs on the main thread: one frame at a time.
+    return { slots: new SlotPool(1), runInSlot: async (_slot, inputs) => reference.run(inputs), cancel: () => undefined, dispose: async () => {} };
   };
-  return new Model(graph, ops, engine, makeEngine, debug, passes);
+  return new Model(graph, ops, engine, makeEngine, debug, passes, options.slots ?? 1);
 }

@@ -52,6 +52,7 @@ export class Arena {
 /** A fixed set of arena slots for frames in flight: acquire one per frame, release it when done. */
 export class SlotPool {
   private readonly free: number[];
+  private readonly waiters: Array<(slot: number) => void> = [];
 
   constructor(readonly count: number) {
     this.free = Array.from({ length: count }, (_, i) => count - 1 - i);
@@ -66,8 +67,16 @@ export class SlotPool {
     return this.free.pop();
   }
 
+  /** A free slot, waiting (in arrival order) for one to be released if all are busy. */
+  take(): Promise<number> {
+    const slot = this.free.pop();
+    return slot !== undefined ? Promise.resolve(slot) : new Promise((resolve) => this.waiters.push(resolve));
+  }
+
   release(slot: number): void {
     if (slot < 0 || slot >= this.count || this.free.includes(slot)) throw new Error(`slot ${slot} released twice or never acquired`);
-    this.free.push(slot);
+    const waiter = this.waiters.shift();
+    if (waiter) waiter(slot);
+    else this.free.push(slot);
   }
 }

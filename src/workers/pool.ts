@@ -21,9 +21,10 @@ export class WorkerPool {
       maxThreads: threads,
       concurrentTasksPerWorker: 1,
       idleTimeout: Infinity,
-      // Workers take the process's V8 flags (--experimental-wasm-relaxed-simd) but not ones that only apply
-      // to the main script (--input-type); tsx is registered by worker-entry.mjs itself.
-      execArgv: process.execArgv.filter((a) => !a.startsWith('--input-type') && a !== '-e' && a !== '--eval'),
+      // Workers take the process's WebAssembly flags (--experimental-wasm-relaxed-simd, --no-liftoff); other
+      // flags may be main-thread only (--input-type, --expose-gc) and make a worker refuse to start.
+      // tsx is registered by worker-entry.mjs itself.
+      execArgv: process.execArgv.filter((a) => /^--(no-)?(experimental-)?(wasm|liftoff)/.test(a)),
     });
   }
 

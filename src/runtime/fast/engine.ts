@@ -14,6 +14,7 @@ import { TaskRing } from '../../workers/task-ring.ts';
 import type { Engine } from '../model.ts';
 import type { RunResult } from '../reference-engine.ts';
 import { buildProgram, type BuiltProgram } from './build.ts';
+import { Dataflow } from '../../stream/dataflow.ts';
 
 export interface FastEngineOptions {
   /** Worker threads (default: the machine's cores). */
@@ -38,8 +39,7 @@ export interface FastEngineStats {
 }
 
 export class FastEngine implements Engine {
-  private readonly dependents: number[][];
-  private readonly waiting: Array<() => void> = [];
+  private readonly dataflow: Dataflow;
   private failure: Error | undefined;
 
   private constructor(
@@ -51,8 +51,7 @@ export class FastEngine implements Engine {
     readonly slots: SlotPool,
     readonly stats: FastEngineStats,
   ) {
-    this.dependents = built.steps.map(() => []);
-    built.steps.forEach((s, i) => s.deps.forEach((d) => this.dependents[d]!.push(i)));
+    this.dataflow = new Dataflow(built.steps, (step, slot) => ring.submit(step, slot, built.steps[step]!.tiles));
     serving.catch((e: unknown) => {
       this.failure = e instanceof Error ? e : new Error(String(e));
     });
@@ -81,82 +80,39 @@ export class FastEngine implements Engine {
     return new FastEngine(built, arena, ring, pool, serving, new SlotPool(slots), stats);
   }
 
-  /** Waits for a free slot. */
-  private async acquire(): Promise<number> {
-    for (;;) {
-      const slot = this.slots.acquire();
-      if (slot !== undefined) return slot;
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    }
-  }
-
-  private release(slot: number): void {
-    this.slots.release(slot);
-    this.waiting.shift()?.();
-  }
-
+  /** Runs one frame in any free slot (waiting for one). */
   async run(inputs: ReadonlyMap<Value, Tensor>): Promise<RunResult> {
-    const slot = await this.acquire();
+    const slot = await this.slots.take();
     try {
-      return { values: await this.runInSlot(slot, inputs), profile: [] };
+      return await this.runInSlot(slot, inputs);
     } finally {
-      this.release(slot);
+      this.slots.release(slot);
     }
   }
 
   /** Runs one frame in `slot` (which the caller holds); outputs are fresh tensors. */
-  async runInSlot(slot: number, inputs: ReadonlyMap<Value, Tensor>): Promise<Map<Value, Tensor>> {
+  async runInSlot(slot: number, inputs: ReadonlyMap<Value, Tensor>): Promise<RunResult> {
     if (this.failure) throw this.failure;
     const base = this.built.slotBases[slot]!;
     for (const [value, view] of this.built.inputs) {
       const t = inputs.get(value)!;
       this.arena.f32(base + view.offset, numel(view.shape)).set(t.f32);
     }
-    await this.runSteps(slot);
+    await this.dataflow.run(slot);
     const outputs = new Map<Value, Tensor>();
     for (const [value, view] of this.built.outputs) {
       outputs.set(value, new Tensor('f32', value.shape!, this.arena.f32(base + view.offset, numel(view.shape)).slice()));
     }
-    return outputs;
+    return { values: outputs, profile: [] };
   }
 
-  /** Submits each step when its dependencies are done; settles once every submitted step has finished. */
-  private runSteps(slot: number): Promise<void> {
-    const steps = this.built.steps;
-    const remaining = steps.map((s) => s.deps.length);
-    let finished = 0;
-    let running = 0;
-    let error: Error | undefined;
-    return new Promise<void>((resolve, reject) => {
-      const settle = () => {
-        if (running > 0) return;
-        if (error) reject(error);
-        else if (finished === steps.length) resolve();
-      };
-      const submit = (i: number) => {
-        running++;
-        this.ring.submit(i, slot, steps[i]!.tiles).then(
-          () => {
-            running--;
-            finished++;
-            if (!error) for (const d of this.dependents[i]!) if (--remaining[d] === 0) submit(d);
-            settle();
-          },
-          (e: Error) => {
-            running--;
-            error ??= e;
-            settle();
-          },
-        );
-      };
-      if (steps.length === 0) resolve();
-      steps.forEach((s, i) => {
-        if (s.deps.length === 0) submit(i);
-      });
-    });
+  /** Stops submitting the steps of the frame in `slot`; its run rejects once its running steps end. */
+  cancel(slot: number): void {
+    this.dataflow.cancel(slot);
   }
 
   async dispose(): Promise<void> {
+    this.dataflow.dispose();
     this.ring.close();
     await this.serving.catch(() => undefined);
     await this.pool.destroy();
