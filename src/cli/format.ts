@@ -23,3 +23,9 @@ export function parseShapeOption(text: string): number[] {
   }
   return dims;
 }
+
+/** Two columns, keys padded: a summary block. */
+export function keyValues(rows: readonly (readonly [string, string])[]): string {
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
+}

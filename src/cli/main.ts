@@ -8,6 +8,7 @@ import { initWeightsCommand } from './init-weights.ts';
 import { inspectCommand, type InspectOptions } from './inspect.ts';
 import type { OptLevel } from '../graph/passes/index.ts';
 import { runCommand, type RunOptions } from './run.ts';
+import { demoCommand, type DemoOptions } from './demo.ts';
 
 function shapeOption(value: string, previous: number[][] = []): number[][] {
   try {
@@ -90,5 +91,15 @@ program
   .option('--threads <n>', 'worker threads of the fast engine (default: the cores)', intOption)
   .option('--json', 'print the full output arrays as JSON')
   .action(runAction((model: string, opts: RunOptions) => runCommand(model, opts)));
+
+program
+  .command('demo')
+  .description('stream a generated moving test pattern through an embedded model (what npm start runs)')
+  .option('--model <model>', 'a zoo model or a .pnnx.param file', 'zoo:mobilenet_v2')
+  .option('--frames <n>', 'frames to stream', intOption, 300)
+  .option('--size <px>', 'frame size in pixels', intOption, 160)
+  .option('--in-flight <k>', 'frames in flight at once', intOption, 3)
+  .option('--threads <n>', 'worker threads (default: the cores)', intOption)
+  .action(runAction((opts: DemoOptions) => demoCommand(opts)));
 
 await program.parseAsync(process.argv);

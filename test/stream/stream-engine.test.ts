@@ -34,7 +34,7 @@ test('stream results equal model.run, frame by frame, with 3 frames in flight', 
   const model = await loadModel(resnet18({ size: 32 }), { engine: 'fast', threads: 2 });
   try {
     const frames = Array.from({ length: 12 }, (_, i) => ({ input: random([1, 3, 32, 32], i), meta: `f${i}` }));
-    const expected = [];
+    const expected: Array<Record<string, Tensor>> = [];
     for (const f of frames) expected.push(await model.run(f.input));
     const results = await lastValueFrom(model.stream(from(frames), { maxInFlight: 3 }).pipe(toArray()));
     assert.deepEqual(results.map((r) => r.meta), frames.map((f) => f.meta));
