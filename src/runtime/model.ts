@@ -3,13 +3,13 @@
 // wants more frames in flight than the engine has slots, rebuilds the engine once the frames running
 // on the old one have finished.
 
-import type { Observable } from 'rxjs';
+import { Subject, type Observable } from 'rxjs';
 import type { Graph, Node, Value } from '../graph/graph.ts';
 import type { PassReport } from '../graph/passes/index.ts';
 import { inferShapes } from '../graph/shapes.ts';
 import type { BoundOp } from '../ops/op.ts';
 import { streamFrames, type FrameRunner } from '../stream/stream.ts';
-import type { FrameSource, StreamOptions, StreamResult } from '../stream/types.ts';
+import type { FrameMetrics, FrameSource, StreamOptions, StreamResult } from '../stream/types.ts';
 import type { SlotPool } from '../tensor/arena.ts';
 import { sameShape, type Shape } from '../tensor/shape.ts';
 import type { Tensor } from '../tensor/tensor.ts';
@@ -40,6 +40,10 @@ export class Model {
   private drained: Array<() => void> = [];
   private rebuilding: Promise<Engine> | undefined;
   private disposed = false;
+  private runs = 0;
+  private readonly metricsSubject = new Subject<FrameMetrics>();
+  /** Per-frame latency, per-node time, frames in flight, queue depth and dropped frames, as frames finish. */
+  readonly metrics$: Observable<FrameMetrics> = this.metricsSubject.asObservable();
 
   constructor(
     readonly graph: Graph,
@@ -119,11 +123,20 @@ export class Model {
 
   /** Runs one batch; outputs by name (with FLOWINFER_STOP_AFTER: that node's outputs by operand name). */
   async run(inputs: ModelInputs): Promise<ModelOutputs> {
+    const started = performance.now();
     const result = await this.runFrame(inputs, 1);
+    if (this.metricsSubject.observed) {
+      this.metricsSubject.next({ source: 'run', index: this.runs, latencyMs: performance.now() - started, nodeMs: nodeTimes(result), inFlight: this.active, queued: 0, dropped: 0 });
+    }
+    this.runs++;
     if (this.debug.profile) printProfile(result);
     if (this.debug.stopAfter !== undefined) {
       return Object.fromEntries([...result.values].map(([v, t]) => [v.name, t]));
     }
+    return this.outputsOf(result);
+  }
+
+  private outputsOf(result: RunResult): ModelOutputs {
     return Object.fromEntries(this.outputPortList.map((p) => [p.name, result.values.get(p.value)!]));
   }
 
@@ -140,19 +153,25 @@ export class Model {
         const done = this.runFrame(input, slots, (c) => {
           cancel = c;
           if (cancelled) c();
-        }).then((r) => Object.fromEntries(this.outputPortList.map((p) => [p.name, r.values.get(p.value)!])));
+        }).then((r) => ({ outputs: this.outputsOf(r), nodeMs: nodeTimes(r) }));
         return { done, cancel: () => { cancelled = true; cancel?.(); } };
       },
+      onMetrics: (m) => this.metricsSubject.next(m),
     };
     return streamFrames(runner, source, { ...options, maxInFlight: slots });
   }
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.metricsSubject.complete();
     await this.rebuilding?.catch(() => undefined);
     await this.engine?.dispose();
     this.engine = undefined;
   }
+}
+
+function nodeTimes(result: RunResult): FrameMetrics['nodeMs'] {
+  return result.profile.map(({ node, ms }) => ({ name: node.name, type: node.type, ms }));
 }
 
 function printProfile(result: RunResult): void {

@@ -44,13 +44,13 @@ export class ReferenceEngine {
         return t;
       });
       const op = this.ops.get(node)!;
-      const start = this.debug.profile ? performance.now() : 0;
+      const start = performance.now();
       if (this.debug.level >= 1) {
         const shapes = this.debug.level >= 2 ? ` ${args.map((t) => formatShape(t.shape)).join(' ')} ->` : '';
         process.stderr.write(`[flowinfer] ${node.type} ${node.name}${shapes}\n`);
       }
       const results = runNode(node, op, args);
-      if (this.debug.profile) profile.push({ node, ms: performance.now() - start });
+      profile.push({ node, ms: performance.now() - start });
       if (this.debug.level >= 2) process.stderr.write(`[flowinfer]   -> ${results.map((t) => formatShape(t.shape)).join(' ')}\n`);
       node.outputs.forEach((v, i) => live.set(v, results[i]!));
       if (this.debug.stopAfter === node.name) {

@@ -12,11 +12,18 @@ import { Observable, isObservable, type Subscriber, type Subscription } from 'rx
 import { FlowinferError } from '../errors.ts';
 import type { ModelInputs, ModelOutputs } from '../runtime/io.ts';
 import { gatherBatch, splitBatch } from './batch.ts';
-import type { Frame, FrameSource, StreamOptions, StreamResult } from './types.ts';
+import type { Frame, FrameMetrics, FrameSource, StreamOptions, StreamResult } from './types.ts';
+
+export interface FrameOutcome {
+  readonly outputs: ModelOutputs;
+  readonly nodeMs: FrameMetrics['nodeMs'];
+}
 
 /** What runs the frames: a model with enough arena slots. */
 export interface FrameRunner {
-  run(input: ModelInputs): { done: Promise<ModelOutputs>; cancel(): void };
+  run(input: ModelInputs): { done: Promise<FrameOutcome>; cancel(): void };
+  /** Called once per finished frame (or batch), for `model.metrics$`. */
+  onMetrics?(m: FrameMetrics): void;
 }
 
 interface Pending<M> {
@@ -111,9 +118,10 @@ export function streamFrames<M>(runner: FrameRunner, source: FrameSource<M>, opt
       const unit: Unit<M> = { frames, cancel: handle.cancel };
       inFlight.add(unit);
       handle.done.then(
-        (outputs) => {
+        ({ outputs, nodeMs }) => {
           inFlight.delete(unit);
           const latencyMs = performance.now() - started;
+          runner.onMetrics?.({ source: 'stream', index: frames[0]!.index, latencyMs, nodeMs, inFlight: inFlight.size, queued: queue.length + gathering.length, dropped });
           const parts = batch === 1 ? [outputs] : splitBatch(outputs, batch);
           frames.forEach((p, i) => deliver(p.index, { index: p.index, meta: p.frame.meta, outputs: parts[i]!, latencyMs, dropped }));
           pump();

@@ -57,3 +57,18 @@ export interface FrameError<M = unknown> extends ResultBase<M> {
 }
 
 export type StreamResult<M = unknown> = FrameResult<M> | FrameError<M>;
+
+/** What `model.metrics$` emits: one record per frame run (through `run` or `stream`). */
+export interface FrameMetrics {
+  /** `stream` frames carry their index in the source; `run` calls count from 0 per model. */
+  readonly source: 'run' | 'stream';
+  readonly index: number;
+  /** From admission into a slot to outputs copied out. */
+  readonly latencyMs: number;
+  /** Worker time per node (tiles summed over threads), fast engine; time per node, reference engine. */
+  readonly nodeMs: ReadonlyArray<{ readonly name: string; readonly type: string; readonly ms: number }>;
+  /** Frames running or waiting in a slot, frames queued behind them, frames dropped so far (stream only). */
+  readonly inFlight: number;
+  readonly queued: number;
+  readonly dropped: number;
+}

@@ -44,12 +44,23 @@ export const RING_BYTES = RING_CAPACITY * ENTRY_WORDS * 4;
 export const MAX_TILES = 0xffff;
 export const ERROR_TEXT_BYTES = 2048;
 
-/** Where the ring and the error texts live (byte offsets into the shared memory). */
+/**
+ * Where the ring and the error texts live (byte offsets into the shared memory), and the timing table:
+ * Float64 milliseconds spent per (worker, slot, step), summed over tiles; each worker writes only its own
+ * cells, the main thread reads and clears a slot's cells between frames.
+ */
 export interface RingLayout {
   readonly ringBase: number;
   readonly errorBase: number;
   readonly workers: number;
+  readonly timingBase: number;
+  readonly slots: number;
+  readonly steps: number;
 }
+
+/** Index (in Float64 elements from timingBase) of a timing cell. */
+export const timingCell = (layout: RingLayout, worker: number, slot: number, step: number) =>
+  (worker * layout.slots + slot) * layout.steps + step;
 
 export const ringBytes = (workers: number) => RING_BYTES + workers * ERROR_TEXT_BYTES;
 

@@ -1,7 +1,7 @@
 // The worker side of the task ring: claim tiles of the oldest open task, run them, report completion.
 // Runs inside each worker thread until SHUTDOWN. See protocol.ts for the layout.
 
-import { ENTRY, ENTRY_WORDS, ERROR_TEXT_BYTES, HEADER, RING_CAPACITY, type RingLayout } from './protocol.ts';
+import { ENTRY, ENTRY_WORDS, ERROR_TEXT_BYTES, HEADER, RING_CAPACITY, timingCell, type RingLayout } from './protocol.ts';
 
 /** Runs tile `tile` of one node for the frame in `slot`. */
 export type TileRunner = (tile: number, slot: number) => void;
@@ -16,6 +16,7 @@ const WAIT_MS = 50;
 
 export function serveRing(i32: Int32Array, layout: RingLayout, worker: number, runners: readonly TileRunner[]): void {
   const ring = layout.ringBase / 4;
+  const timings = layout.steps > 0 ? new Float64Array(i32.buffer, layout.timingBase, layout.workers * layout.slots * layout.steps) : undefined;
   let idle = 0;
   for (;;) {
     if (Atomics.load(i32, HEADER.SHUTDOWN) !== 0) return;
@@ -40,8 +41,10 @@ export function serveRing(i32: Int32Array, layout: RingLayout, worker: number, r
     const node = Atomics.load(i32, e + ENTRY.NODE);
     const slot = Atomics.load(i32, e + ENTRY.SLOT);
     if (Atomics.compareExchange(i32, e + ENTRY.CLAIM, claim, claim + 1) !== claim) continue;
+    const started = performance.now();
     try {
       runners[node]!(next, slot);
+      if (timings) timings[timingCell(layout, worker, slot, node)]! += performance.now() - started;
     } catch (err) {
       writeErrorText(i32, layout, worker, err);
       Atomics.store(i32, e + ENTRY.FAILED, worker + 1);

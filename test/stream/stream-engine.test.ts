@@ -174,3 +174,24 @@ test('after stream and dispose() the process exits on its own', () => {
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout.trim(), '5');
 });
+
+test('metrics$ reports per-frame latency, per-node time, in-flight and dropped counts', async () => {
+  const model = await loadModel(tinyGraph(), { engine: 'fast', threads: 2 });
+  try {
+    const seen: import('../../src/stream/types.ts').FrameMetrics[] = [];
+    const sub = model.metrics$.subscribe((m) => seen.push(m));
+    await model.run(random([1, 4, 6, 6], 1));
+    await lastValueFrom(model.stream(from(Array.from({ length: 5 }, (_, i) => random([1, 4, 6, 6], i))), { maxInFlight: 2 }).pipe(toArray()));
+    sub.unsubscribe();
+    assert.deepEqual(seen.map((m) => `${m.source}:${m.index}`).sort(), ['run:0', 'stream:0', 'stream:1', 'stream:2', 'stream:3', 'stream:4']);
+    for (const m of seen) {
+      assert.ok(m.latencyMs > 0 && m.latencyMs < 10_000);
+      assert.ok(m.inFlight >= 0 && m.inFlight <= 2 && m.dropped === 0);
+      // The conv (with its ReLU fused) is the one node with work: its worker time is there and positive.
+      assert.deepEqual(m.nodeMs.map((n) => `${n.type} ${n.name}`), ['nn.Conv2d c']);
+      assert.ok(m.nodeMs[0]!.ms > 0);
+    }
+  } finally {
+    await model.dispose();
+  }
+});

@@ -3,9 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Subject, firstValueFrom, lastValueFrom, toArray, range, map } from 'rxjs';
-import { streamFrames, type FrameRunner } from '../../src/stream/stream.ts';
+import { streamFrames, type FrameOutcome, type FrameRunner } from '../../src/stream/stream.ts';
 import type { StreamResult } from '../../src/stream/types.ts';
-import type { ModelInputs, ModelOutputs } from '../../src/runtime/io.ts';
+import type { ModelInputs } from '../../src/runtime/io.ts';
 import { Tensor } from '../../src/tensor/tensor.ts';
 
 /** A runner whose frames finish when the test says so (or after a delay); output = input + 1. */
@@ -20,11 +20,11 @@ function manualRunner(delay?: (value: number) => number) {
       active++;
       maxRunning = Math.max(maxRunning, active);
       let entry!: (typeof running)[number];
-      const done = new Promise<ModelOutputs>((resolve, reject) => {
+      const done = new Promise<FrameOutcome>((resolve, reject) => {
         entry = {
           value,
           cancelled: false,
-          finish: () => { active--; resolve({ out: Tensor.f32(t.shape, Array.from(t.f32, (x) => x + 1)) }); },
+          finish: () => { active--; resolve({ outputs: { out: Tensor.f32(t.shape, Array.from(t.f32, (x) => x + 1)) }, nodeMs: [] }); },
           fail: (e) => { active--; reject(e); },
         };
         running.push(entry);
@@ -99,7 +99,7 @@ test('a failing frame errors the stream naming the frame; with onError: emit it 
   const failing: FrameRunner = {
     run(input) {
       const v = (input as Tensor).f32[0]!;
-      const done = v === 2 ? Promise.reject(new Error('nn.Conv2d "c" failed in worker 1: boom')) : Promise.resolve({ out: input as Tensor });
+      const done = v === 2 ? Promise.reject(new Error('nn.Conv2d "c" failed in worker 1: boom')) : Promise.resolve({ outputs: { out: input as Tensor }, nodeMs: [] });
       return { done, cancel: () => undefined };
     },
   };
@@ -140,7 +140,7 @@ test('batching gathers frames (padding a short last batch) and splits the result
     run(input) {
       const t = input as unknown as Tensor[];
       seen.push([...t[0]!.shape]);
-      return { done: Promise.resolve({ out: Tensor.f32(t[0]!.shape, t[0]!.f32.map((x) => x * 10)) }), cancel: () => undefined };
+      return { done: Promise.resolve({ outputs: { out: Tensor.f32(t[0]!.shape, t[0]!.f32.map((x) => x * 10)) }, nodeMs: [] }), cancel: () => undefined };
     },
   };
   const frames = range(0, 10).pipe(map((v) => ({ input: [Tensor.f32([1, 2], [v, -v])], meta: v })));

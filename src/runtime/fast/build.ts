@@ -105,7 +105,6 @@ export function buildProgram(graph: Graph, ops: ReadonlyMap<Node, BoundOp>, aren
 
   // 3. Arena: ring, slots, then the lowered nodes' weights and parameter blocks.
   const ringBase = arena.alloc(ringBytes(threads), 64);
-  const ring: RingLayout = { ringBase, errorBase: ringBase + ringBytes(0), workers: threads };
   const slotBytes = Math.max(64, plan.bytes);
   const slotBases = Array.from({ length: slots }, () => arena.alloc(slotBytes, 64));
   const offsetOf = (b: Buffer) => plan.offsets.get(b.id)!;
@@ -178,6 +177,8 @@ export function buildProgram(graph: Graph, ops: ReadonlyMap<Node, BoundOp>, aren
     const step: Step = { kind: 'to-nchw', label: `output "${output.name}"`, src, dst, rowsPerTile: rowsPerTile(src, threads) };
     add({ step, tiles: Math.ceil(src.shape[0]! * src.shape[2]! / step.rowsPerTile) }, undefined, [bufferOf.get(rootOf(output))!], [stage], []);
   }
+  const timingBase = arena.alloc(threads * slots * steps.length * 8, 64);
+  const ring: RingLayout = { ringBase, errorBase: ringBase + ringBytes(0), workers: threads, timingBase, slots, steps: steps.length };
   return { steps, slotBases, slotBytes, plan, ring, inputs, outputs, fastNodes: order.length - fallbackNodes.length, fallbackNodes };
 }
 

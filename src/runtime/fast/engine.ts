@@ -11,6 +11,7 @@ import { numel } from '../../tensor/shape.ts';
 import { Tensor } from '../../tensor/tensor.ts';
 import { defaultThreads, WorkerPool } from '../../workers/pool.ts';
 import { TaskRing } from '../../workers/task-ring.ts';
+import { timingCell } from '../../workers/protocol.ts';
 import type { Engine } from '../model.ts';
 import type { RunResult } from '../reference-engine.ts';
 import { buildProgram, type BuiltProgram } from './build.ts';
@@ -94,6 +95,7 @@ export class FastEngine implements Engine {
   async runInSlot(slot: number, inputs: ReadonlyMap<Value, Tensor>): Promise<RunResult> {
     if (this.failure) throw this.failure;
     const base = this.built.slotBases[slot]!;
+    this.clearTimings(slot);
     for (const [value, view] of this.built.inputs) {
       const t = inputs.get(value)!;
       this.arena.f32(base + view.offset, numel(view.shape)).set(t.f32);
@@ -103,7 +105,32 @@ export class FastEngine implements Engine {
     for (const [value, view] of this.built.outputs) {
       outputs.set(value, new Tensor('f32', value.shape!, this.arena.f32(base + view.offset, numel(view.shape)).slice()));
     }
-    return { values: outputs, profile: [] };
+    return { values: outputs, profile: this.readTimings(slot) };
+  }
+
+  private timingView(): Float64Array {
+    const r = this.built.ring;
+    return new Float64Array(this.arena.buffer, r.timingBase, r.workers * r.slots * r.steps);
+  }
+
+  private clearTimings(slot: number): void {
+    const t = this.timingView();
+    const r = this.built.ring;
+    for (let w = 0; w < r.workers; w++) t.fill(0, timingCell(r, w, slot, 0), timingCell(r, w, slot, 0) + r.steps);
+  }
+
+  /** Worker milliseconds per node for the frame just run in `slot` (tiles summed over both workers). */
+  private readTimings(slot: number): Array<{ node: Node; ms: number }> {
+    const t = this.timingView();
+    const r = this.built.ring;
+    const perNode = new Map<Node, number>();
+    this.built.steps.forEach((s, i) => {
+      if (!s.node) return;
+      let ms = 0;
+      for (let w = 0; w < r.workers; w++) ms += t[timingCell(r, w, slot, i)]!;
+      perNode.set(s.node, (perNode.get(s.node) ?? 0) + ms);
+    });
+    return [...perNode].map(([node, ms]) => ({ node, ms }));
   }
 
   /** Stops submitting the steps of the frame in `slot`; its run rejects once its running steps end. */
