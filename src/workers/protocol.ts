@@ -86,8 +86,7 @@ export type Step =
   | { readonly kind: 'fallback'; readonly label: string; readonly node: NodeData; readonly inputs: readonly TensorView[]; readonly outputs: readonly TensorView[] }
   | { readonly kind: 'to-nhwc'; readonly label: string; readonly src: TensorView; readonly dst: TensorView; readonly rowsPerTile: number }
   | { readonly kind: 'to-nchw'; readonly label: string; readonly src: TensorView; readonly dst: TensorView; readonly rowsPerTile: number }
-  | { readonly kind: 'expr'; readonly label: string; readonly source: string; readonly inputs: readonly TensorView[]; readonly output: TensorView; readonly perTile: number }
-  | { readonly kind: 'copy-channels'; readonly label: string; readonly src: TensorView; readonly dst: TensorView; readonly channelOffset: number; readonly rowsPerTile: number };
+  | { readonly kind: 'expr'; readonly label: string; readonly source: string; readonly inputs: readonly TensorView[]; readonly output: TensorView; readonly perTile: number };
 
 export type StepKind = Step['kind'];
 

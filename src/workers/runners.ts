@@ -97,19 +97,6 @@ const FACTORIES: { [K in Step['kind']]: Factory<K> } = {
     };
   },
 
-  'copy-channels'(step, ctx) {
-    const [n, c, h, w] = dims4(step.src);
-    const pixels = n * h * w;
-    return (tile, slot) => {
-      const src = floats(ctx, slot, step.src, (pixels - 1) * step.src.pixelStride + c);
-      const dst = new Float32Array(ctx.buffer, ctx.slotBases[slot]! + step.dst.offset + step.channelOffset * 4, (pixels - 1) * step.dst.pixelStride + c);
-      const p1 = Math.min(pixels, (tile + 1) * step.rowsPerTile * w);
-      for (let p = tile * step.rowsPerTile * w; p < p1; p++) {
-        dst.set(src.subarray(p * step.src.pixelStride, p * step.src.pixelStride + c), p * step.dst.pixelStride);
-      }
-    };
-  },
-
   fallback(step, ctx) {
     // Rebuild the node in this thread and bind it: the reference implementation runs on NCHW copies.
     const g = new Graph(step.node.source?.file ?? '<program>');
@@ -141,7 +128,6 @@ export function makeRunner(step: Step, ctx: RunnerContext): TileRunner {
     case 'to-nhwc': return FACTORIES['to-nhwc'](step, ctx);
     case 'to-nchw': return FACTORIES['to-nchw'](step, ctx);
     case 'expr': return FACTORIES.expr(step, ctx);
-    case 'copy-channels': return FACTORIES['copy-channels'](step, ctx);
     case 'fallback': return FACTORIES.fallback(step, ctx);
     default: throw new Error(`unknown step kind ${JSON.stringify((step as { kind: unknown }).kind)}`);
   }

@@ -20,7 +20,7 @@ function bytesIn(value: unknown, path = 'task', seen = new Set<unknown>()): stri
 test('workers receive one serve task each, holding no tensor bytes, and nothing per frame', async () => {
   const posted: unknown[] = [];
   const original = Piscina.prototype.run;
-  Piscina.prototype.run = function (task: unknown, ...rest: unknown[]) {
+  Piscina.prototype.run = function (this: Piscina, task: unknown, ...rest: unknown[]) {
     posted.push(task);
     return (original as (...a: unknown[]) => Promise<unknown>).call(this, task, ...rest);
   } as typeof original;
