@@ -104,3 +104,8 @@ export class WeightError extends FlowinferError {
 export class UsageError extends FlowinferError {
   override name = 'UsageError';
 }
+
+/** A media file (image or video) that cannot be read or written; says which file and what the decoder said. */
+export class MediaError extends FlowinferError {
+  override name = 'MediaError';
+}

@@ -10,8 +10,10 @@ import { formatShape, numel } from '../tensor/shape.ts';
 import { Tensor } from '../tensor/tensor.ts';
 import { openModel } from './model-source.ts';
 import type { OptLevel } from '../graph/passes/index.ts';
+import { imageRunCommand, type ImageRunOptions } from './image.ts';
 
-export interface RunOptions {
+/** With `--image`: pictures in, classes or boxes out (image.ts). */
+export interface RunOptions extends Partial<ImageRunOptions> {
   readonly bin?: string;
   readonly input?: string[];
   readonly fill?: number;
@@ -38,6 +40,10 @@ function summary(t: Tensor): string {
 export async function runCommand(spec: string, options: RunOptions): Promise<string> {
   const given = [options.input !== undefined, options.fill !== undefined, options.random !== undefined].filter(Boolean).length;
   if (given > 1) throw new UsageError('give one of --input, --fill and --random');
+  if (options.image) {
+    if (given > 0 || options.inputShape) throw new UsageError('--image makes the input: leave out --input, --fill, --random and --input-shape (use --size for the picture size)');
+    return imageRunCommand(spec, { ...options, image: options.image });
+  }
   const model = await openModel(spec, {
     bin: options.bin, engine: options.engine, inputShape: options.inputShape, optLevel: options.optLevel, threads: options.threads,
   });

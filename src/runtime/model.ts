@@ -102,7 +102,9 @@ export class Model {
       this.shapes = shapes;
     }
     this.engine = await this.makeEngine(this.graph, this.ops, slots);
-    this.engineSlots = this.engine.slots.count;
+    // What was asked for, not what the engine has: the reference engine runs one frame at a time and the
+    // others wait for its slot, which is no reason to rebuild it.
+    this.engineSlots = slots;
     return this.engine;
   }
 

@@ -62,6 +62,8 @@ export function streamFrames<M>(runner: FrameRunner, source: FrameSource<M>, opt
     let nextIndex = 0;
     let dropped = 0;
     let sourceDone = false;
+    /** A source that failed: the frames it gave before failing still run; then the stream errors. */
+    let sourceError: unknown;
     let stopped = false;
     const queue: Pending<M>[] = []; // pushed frames waiting for a slot
     let gathering: Pending<M>[] = []; // frames of the batch being gathered
@@ -98,7 +100,13 @@ export function streamFrames<M>(runner: FrameRunner, source: FrameSource<M>, opt
     const maybeComplete = () => {
       if (stopped || !sourceDone || inFlight.size || queue.length || gathering.length) return;
       stop();
-      subscriber.complete();
+      if (sourceError !== undefined) subscriber.error(sourceError);
+      else subscriber.complete();
+    };
+    const sourceFailed = (e: unknown) => {
+      sourceDone = true;
+      sourceError = e ?? new StreamError('the source failed');
+      pump();
     };
     const drop = (p: Pending<M>) => {
       dropped++;
@@ -188,7 +196,7 @@ export function streamFrames<M>(runner: FrameRunner, source: FrameSource<M>, opt
           pump();
         }
       } catch (e) {
-        fail(e);
+        sourceFailed(e);
       } finally {
         pulling = false;
       }
@@ -206,7 +214,7 @@ export function streamFrames<M>(runner: FrameRunner, source: FrameSource<M>, opt
     if (isObservable(source)) {
       sourceSub = source.subscribe({
         next: accept,
-        error: fail,
+        error: sourceFailed,
         complete: () => {
           sourceDone = true;
           pump();

@@ -195,3 +195,18 @@ test('metrics$ reports per-frame latency, per-node time, in-flight and dropped c
     await model.dispose();
   }
 });
+
+test('the reference engine streams several frames in flight without rebuilding per frame', async () => {
+  const model = await loadModel(tinyGraph(), { engine: 'reference' });
+  try {
+    let builds = 0;
+    const make = (model as unknown as { makeEngine: (...a: unknown[]) => Promise<unknown> }).makeEngine;
+    (model as unknown as { makeEngine: unknown }).makeEngine = (...a: unknown[]) => { builds++; return make(...a); };
+    const frames = Array.from({ length: 6 }, (_, i) => random([1, 4, 6, 6], i));
+    const results = await lastValueFrom(model.stream(from(frames), { maxInFlight: 3 }).pipe(toArray()));
+    assert.equal(results.length, 6);
+    assert.equal(builds, 1);
+  } finally {
+    await model.dispose();
+  }
+});

@@ -164,3 +164,16 @@ test('a Node object-mode stream is a pulled source: read only while slots are fr
   assert.equal(read, 20);
   assert.ok(m.maxRunning <= 2);
 });
+
+test('a failing pulled source: the frames it gave still come out, then the stream errors', async () => {
+  const m = manualRunner(() => 5);
+  async function* source() {
+    for (let v = 0; v < 4; v++) yield frame(v);
+    throw new Error('the decoder died');
+  }
+  const seen: number[] = [];
+  await assert.rejects(new Promise((resolve, reject) => {
+    streamFrames(m.runner, source(), { maxInFlight: 2 }).subscribe({ next: (r) => seen.push(r.index), error: reject, complete: () => resolve(undefined) });
+  }), /the decoder died/);
+  assert.deepEqual(seen, [0, 1, 2, 3]);
+});
