@@ -12,7 +12,7 @@ import { ParamReader } from './params.ts';
 
 const NOT_SELECTED = 2147483647;
 
-interface SliceSpec {
+export interface SliceSpec {
   readonly dim: number;
   readonly start: number;
   readonly end: number;
@@ -21,7 +21,8 @@ interface SliceSpec {
   readonly select: number | undefined;
 }
 
-function parseSlices(node: Node, p: ParamReader): SliceSpec[] {
+/** The node's slices, from the scalar form (dim/start/end/step) or pnnx's fused vector form. */
+export function parseSlices(node: Node, p: ParamReader): SliceSpec[] {
   const dynamic = ['start', 'end', 'step', 'starts', 'ends', 'steps', 'selects'].filter((k) => node.inputKeys.has(k));
   if (dynamic.length || node.inputs.length > 1) {
     p.fail(`run-time slice bounds (${dynamic.map((k) => `$${k}`).join(', ') || 'extra inputs'}) are not supported: the bounds must be params`);

@@ -72,14 +72,15 @@ export function gridOffset(data: Float32Array, na: number, h: number, w: number)
   return c;
 }
 
-interface LevelData {
+export interface LevelData {
   readonly grid: Float32Array;
   readonly anchorGrid: Float32Array;
   /** The grid's offset c; -0.5 (v6+) when neither constant looks like a grid. */
   readonly offset: number;
 }
 
-function levelData(level: DetectLevel, na: number, p: ParamReader): LevelData {
+/** Which of a level's two constants is the grid (by content), and its offset. */
+export function levelData(level: DetectLevel, na: number, p: ParamReader): LevelData {
   const first = p.weightF32(level.keys[0]);
   const second = p.weightF32(level.keys[1]);
   const c0 = gridOffset(first, na, level.h, level.w);
