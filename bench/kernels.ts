@@ -1,4 +1,4 @@
-// Kernel benchmark: `npm run bench:kernels [-- --rounds N] [-- --shapes 512x512x512,...]`.
+// Kernel benchmark: `npm run bench:kernels [-- --rounds N] [-- --shapes 512x512x512,...] [-- --section gemm|conv]`.
 //
 // 1. On Node 20 without relaxed SIMD, re-runs itself under --experimental-wasm-relaxed-simd so that one run
 //    measures both builds (plain only if that flag is refused).
@@ -26,6 +26,8 @@ import { packGemmWeights, packedGemmFloats } from '../src/kernels/pack.ts';
 import { CMD_GEMM_TILES, CMD_PEAK } from './kernels/control.mjs';
 import { BenchPool } from './kernels/pool.ts';
 import { measure, type Rate } from './kernels/timing.ts';
+// convolution kernels
+import { benchConvs } from './kernels/conv.ts';
 
 const RELAXED_FLAG = '--experimental-wasm-relaxed-simd';
 
@@ -81,6 +83,11 @@ const shapes = only
     })
   : SHAPES;
 const variants: SimdVariant[] = relaxedSimdSupported() ? ['plain', 'relaxed'] : ['plain'];
+// convolution kernels: `--section gemm` or `--section conv` runs one part (default both); the conv
+// section (bench/kernels/conv.ts: every ResNet-18 / MobileNetV2 convolution) takes `--conv-rounds`.
+const sections = (option('section') ?? 'gemm,conv').split(',');
+const convRounds = Number(option('conv-rounds') ?? 7);
+const convSummaries: string[] = [];
 
 // Arena: one A, W and C of the largest shape, a parameter block and the workers' command block.
 const floats = Math.max(...shapes.map((s) => s.m * s.k + packedGemmFloats(s.n, s.k) + s.m * s.n));
@@ -99,7 +106,7 @@ console.log(
 );
 
 const summary: string[] = [];
-for (const variant of variants) {
+for (const variant of sections.includes('gemm') ? variants : []) {
   const module = compileKernels(variant);
   const kernels = instantiateKernels(module, memory, variant).exports;
   const pool = await BenchPool.start(memory, module, control, 2);
@@ -147,7 +154,11 @@ for (const variant of variants) {
     await pool.close();
   }
 }
-console.log(`\nbest ceilings of the run: ${summary.join('; ')}`);
+if (sections.includes('conv')) {
+  for (const variant of variants) convSummaries.push(await benchConvs(variant, compileKernels(variant), convRounds));
+  console.log(`\nconvolution totals:\n${convSummaries.join('\n')}`);
+}
+if (summary.length > 0) console.log(`\nbest ceilings of the run: ${summary.join('; ')}`);
 
 function gemmCall(s: Shape) {
   const a = arena;

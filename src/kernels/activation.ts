@@ -1,6 +1,7 @@
 // Names of the GEMM epilogue activations and their kernel codes (the codes themselves live in abi.ts).
 import { FlowinferError } from '../errors.ts';
 import {
+  ACT_HARDSIGMOID,
   ACT_HARDSWISH,
   ACT_LEAKY_RELU,
   ACT_NONE,
@@ -18,6 +19,7 @@ export const ACTIVATIONS = {
   hardswish: ACT_HARDSWISH,
   sigmoid: ACT_SIGMOID,
   leaky_relu: ACT_LEAKY_RELU,
+  hardsigmoid: ACT_HARDSIGMOID,
 } as const;
 
 export type Activation = keyof typeof ACTIVATIONS;

@@ -9,12 +9,14 @@ import {
   GEMM_K,
   GEMM_LDA,
   GEMM_LDC,
+  GEMM_LDR,
   GEMM_M,
   GEMM_MR,
   GEMM_N,
   GEMM_NEXT,
   GEMM_NR,
   GEMM_PARAMS_BYTES,
+  GEMM_R,
   GEMM_TILE_M,
   GEMM_TILE_N,
   GEMM_W,
@@ -38,6 +40,8 @@ export interface GemmCall {
   readonly activation?: Activation;
   /** LeakyReLU slope. */
   readonly alpha?: number;
+  /** Added before the activation: C = act(A W^T + bias + R); R is M x N with row stride ldr floats. */
+  readonly residual?: { readonly r: number; readonly ldr: number };
 }
 
 /** How f32_gemm_4x8_tiles cuts the GEMM: tileM rows x tileN panels per tile, `count` tiles. */
@@ -91,6 +95,13 @@ export function validateGemm(call: GemmCall, memoryBytes: number): void {
   if (Math.max(aEnd, wEnd, cEnd) > memoryBytes) fail(`operands end past the memory (${memoryBytes} bytes)`);
   if (overlaps(c, ldc, n, m, a, lda, k) || (c < wEnd && w < cEnd)) fail('C overlaps A or the weights');
   if (call.activation === 'leaky_relu' && !Number.isFinite(call.alpha ?? 0)) fail('alpha must be finite');
+  if (call.residual) {
+    const { r, ldr } = call.residual;
+    if (!Number.isInteger(ldr) || ldr < n) fail(`residual row stride ${ldr} must be >= N`);
+    if (r % 4 !== 0 || r < RESERVED_BYTES) fail(`residual at ${r} must be 4-byte aligned and in the arena`);
+    if (r + ((m - 1) * ldr + n) * 4 > memoryBytes) fail('the residual ends past the memory');
+    if (overlaps(c, ldc, n, m, r, ldr, n)) fail('the residual overlaps C');
+  }
 }
 
 /**
@@ -134,6 +145,8 @@ export function writeGemmParams(memory: SharedMemory, at: number, call: GemmCall
   new Float32Array(buffer, at, GEMM_PARAMS_BYTES / 4)[GEMM_ALPHA / 4] = call.alpha ?? 0;
   u32[GEMM_TILE_M / 4] = tiles.tileM;
   u32[GEMM_TILE_N / 4] = tiles.tileN;
+  u32[GEMM_R / 4] = call.residual?.r ?? 0;
+  u32[GEMM_LDR / 4] = call.residual?.ldr ?? 0;
   // Release store: a worker that sees the counter at 0 also sees the fields above.
   Atomics.store(new Int32Array(buffer, at, GEMM_PARAMS_BYTES / 4), GEMM_NEXT / 4, 0);
 }

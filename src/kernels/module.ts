@@ -28,6 +28,37 @@ export interface KernelExports {
   f32_exp_x4(x: number, y: number, n: number): void;
   /** `iters` x 12 f32x4 multiply-add chains acc = acc * mul + add (96 FLOP each): the SIMD ceiling. */
   f32x4_peak_u12(iters: number, mul: number, add: number): number;
+  // convolution kernels
+  /** Work units [u0, u1) of the IGEMM convolution at `params` (abi.ts IGEMM_*; glue in conv.ts). */
+  f32_igemm_4x8(params: number, u0: number, u1: number): void;
+  /** Work units (output rows x channel chunks) [u0, u1) of the depthwise convolution at `params` (DW_*). */
+  f32_dwconv(params: number, u0: number, u1: number): void;
+  /** Padded rows [u0, u1) of the copy at `params` (CPAD_*), in front of a small-channel convolution. */
+  f32_conv_pad(params: number, u0: number, u1: number): void;
+  // pooling, elementwise, resize, softmax, copy kernels (blocks in abi.ts; glue in pool.ts, eltwise.ts,
+  // resize.ts, softmax.ts, copy.ts)
+  /** Output rows [u0, u1) (row = n * OH + oy) of the max pool at `params` (POOL_*). */
+  f32_maxpool_nhwc(params: number, u0: number, u1: number): void;
+  /** Output rows [u0, u1) of the average pool at `params` (POOL_*). */
+  f32_avgpool_nhwc(params: number, u0: number, u1: number): void;
+  /** Output rows [u0, u1) of the adaptive max or average pool at `params` (POOL_*). */
+  f32_adaptive_pool_nhwc(params: number, u0: number, u1: number): void;
+  /** Units [u0, u1) = (image, POOL_GLOBAL_BLOCK channels) of the global average pool at `params` (POOL_*). */
+  f32_global_avgpool_nhwc(params: number, u0: number, u1: number): void;
+  /** Rows [u0, u1) of the activation at `params` (ROW_*, ROW_OP = ACT_* or UNARY_*). */
+  f32_unary_rows(params: number, u0: number, u1: number): void;
+  /** Rows [u0, u1) of y = x * scale[c] + shift[c] at `params` (ROW_*). */
+  f32_affine_rows(params: number, u0: number, u1: number): void;
+  /** Rows [u0, u1) of the broadcasting binary op at `params` (BIN_*). */
+  f32_binary_rows(params: number, u0: number, u1: number): void;
+  /** Output rows [u0, u1) of the nearest resize at `params` (RS_*). */
+  f32_resize_nearest_nhwc(params: number, u0: number, u1: number): void;
+  /** Output rows [u0, u1) of the bilinear resize at `params` (RS_*). */
+  f32_resize_bilinear_nhwc(params: number, u0: number, u1: number): void;
+  /** Rows [u0, u1) of the softmax or log-softmax at `params` (ROW_*, ROW_OP = SOFTMAX_*). */
+  f32_softmax_rows(params: number, u0: number, u1: number): void;
+  /** Rows [u0, u1) of every source of the strided copy at `params` (COPY_*). */
+  f32_copy_rows(params: number, u0: number, u1: number): void;
 }
 
 /** The kernels that take (params, u0, u1): a parameter block and a range of work units [u0, u1). */
@@ -41,7 +72,15 @@ export interface Kernels {
   readonly exports: KernelExports;
 }
 
-const KERNEL_FUNCTIONS = ['f32_gemm_4x8', 'f32_gemm_4x8_tiles', 'f32_exp_x4', 'f32x4_peak_u12'] as const;
+const KERNEL_FUNCTIONS = [
+  'f32_gemm_4x8', 'f32_gemm_4x8_tiles', 'f32_exp_x4', 'f32x4_peak_u12',
+  // convolution kernels
+  'f32_igemm_4x8', 'f32_dwconv', 'f32_conv_pad',
+  // pooling, elementwise, resize, softmax, copy kernels
+  'f32_maxpool_nhwc', 'f32_avgpool_nhwc', 'f32_adaptive_pool_nhwc', 'f32_global_avgpool_nhwc',
+  'f32_unary_rows', 'f32_affine_rows', 'f32_binary_rows', 'f32_resize_nearest_nhwc', 'f32_resize_bilinear_nhwc',
+  'f32_softmax_rows', 'f32_copy_rows',
+] as const;
 
 const BINARIES: Record<SimdVariant, string> = {
   plain: fileURLToPath(new URL('../../build/kernels.wasm', import.meta.url)),

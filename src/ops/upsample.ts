@@ -5,45 +5,12 @@
 import { Tensor } from '../tensor/tensor.ts';
 import { noMacs, type OpDef } from './op.ts';
 import { inferResize, parseResizeParams, type ResizeParams } from './upsample-params.ts';
+import { linearTaps, nearestIndex, sourceCoordinates, type ResizeAxis } from './resize-rules.ts';
 
-/** compute_scales_value: 1/scale_factor when one was given (and not recomputed), else in/out. */
-function givenScale(r: ResizeParams, dim: 0 | 1, inSize: number, outSize: number): number {
-  const s = r.scale && !r.recomputeScale ? r.scale[dim] : undefined;
-  return s !== undefined && s > 0 ? 1 / s : inSize / outSize;
-}
-
-/** Source index of each output position for `nearest` (floor(dst*scale)) and `nearest-exact` (floor((dst+0.5)*scale)). */
-function nearestIndex(r: ResizeParams, dim: 0 | 1, inSize: number, outSize: number): Int32Array {
-  const index = new Int32Array(outSize);
-  const scale = Math.fround(givenScale(r, dim, inSize, outSize));
-  for (let o = 0; o < outSize; o++) {
-    if (r.mode === 'nearest-exact') index[o] = Math.min(Math.floor(Math.fround((o + 0.5) * scale)), inSize - 1);
-    else if (outSize === inSize) index[o] = o;
-    else if (outSize === 2 * inSize) index[o] = o >> 1;
-    else index[o] = Math.min(Math.floor(Math.fround(o * scale)), inSize - 1);
-  }
-  return index;
-}
-
-/** area_pixel_compute_source_index: the real source coordinate of output position `o`. */
-function sourceCoordinates(r: ResizeParams, dim: 0 | 1, inSize: number, outSize: number): Float64Array {
-  const coords = new Float64Array(outSize);
-  const cubic = r.mode === 'bicubic';
-  const scale = r.alignCorners ? (outSize > 1 ? (inSize - 1) / (outSize - 1) : 0) : givenScale(r, dim, inSize, outSize);
-  for (let o = 0; o < outSize; o++) {
-    if (r.alignCorners) coords[o] = o * scale;
-    else coords[o] = cubic ? scale * (o + 0.5) - 0.5 : Math.max(scale * (o + 0.5) - 0.5, 0);
-  }
-  return coords;
-}
-
-/** Linear taps along one dim: out = (1 - l) * x[i0] + l * x[i1], with indices clamped to the input. */
-function linearTaps(coords: Float64Array, inSize: number): Array<[number, number, number]> {
-  return Array.from(coords, (real) => {
-    const i0 = Math.min(Math.floor(real), inSize - 1);
-    const l = Math.min(Math.max(real - i0, 0), 1);
-    return [i0, Math.min(i0 + 1, inSize - 1), l];
-  });
+/** One axis of a node's resize, as the index rules take it. */
+function axis(r: ResizeParams, dim: 0 | 1, inSize: number, outSize: number): ResizeAxis {
+  const scaleFactor = r.scale && !r.recomputeScale ? r.scale[dim] : undefined;
+  return { mode: r.mode, inSize, outSize, scaleFactor, alignCorners: r.alignCorners };
 }
 
 /** Keys' cubic convolution weights with PyTorch's A = -0.75, for taps floor(x)-1 .. floor(x)+2. */
@@ -69,14 +36,14 @@ function resize(r: ResizeParams, x: Float32Array, planes: number, h: number, w: 
   const out = new Float32Array(planes * oh * ow);
   const at = (pl: number, y: number, xx: number) => x[(pl * h + y) * w + xx]!;
   if (r.mode === 'nearest' || r.mode === 'nearest-exact') {
-    const ys = nearestIndex(r, 0, h, oh);
-    const xs = nearestIndex(r, 1, w, ow);
+    const ys = nearestIndex(axis(r, 0, h, oh));
+    const xs = nearestIndex(axis(r, 1, w, ow));
     for (let pl = 0; pl < planes; pl++) {
       for (let oy = 0; oy < oh; oy++) for (let ox = 0; ox < ow; ox++) out[(pl * oh + oy) * ow + ox] = at(pl, ys[oy]!, xs[ox]!);
     }
   } else if (r.mode === 'bilinear') {
-    const ys = linearTaps(sourceCoordinates(r, 0, h, oh), h);
-    const xs = linearTaps(sourceCoordinates(r, 1, w, ow), w);
+    const ys = linearTaps(sourceCoordinates(axis(r, 0, h, oh)), h);
+    const xs = linearTaps(sourceCoordinates(axis(r, 1, w, ow)), w);
     for (let pl = 0; pl < planes; pl++) {
       for (let oy = 0; oy < oh; oy++) {
         const [y0, y1, ly] = ys[oy]!;
@@ -89,8 +56,8 @@ function resize(r: ResizeParams, x: Float32Array, planes: number, h: number, w: 
       }
     }
   } else {
-    const ys = cubicTaps(sourceCoordinates(r, 0, h, oh), h);
-    const xs = cubicTaps(sourceCoordinates(r, 1, w, ow), w);
+    const ys = cubicTaps(sourceCoordinates(axis(r, 0, h, oh)), h);
+    const xs = cubicTaps(sourceCoordinates(axis(r, 1, w, ow)), w);
     for (let pl = 0; pl < planes; pl++) {
       for (let oy = 0; oy < oh; oy++) {
         const ty = ys[oy]!;

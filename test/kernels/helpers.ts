@@ -74,6 +74,8 @@ export function activationReference(name: Activation, alpha: number): { f: (x: n
       return { f: sigmoid, slope: 0.25 };
     case 'leaky_relu':
       return { f: (x) => (x >= 0 ? x : alpha * x), slope: Math.max(1, Math.abs(alpha)) };
+    case 'hardsigmoid':
+      return { f: (x) => Math.min(Math.max(x + 3, 0), 6) / 6, slope: 1 / 6 };
   }
 }
 

@@ -48,7 +48,9 @@ test('every KuiperInfer reference case passes on the fast engine', { skip: SKIP_
     try {
       const out = Object.values(await model.run(makeInput(c)))[0]!;
       for (const e of c.expected) {
-        const problems = compareSelection(out, e, readCsv(e.csv), c.tolerance.abs);
+        // The fast kernels accumulate in float32 (KuiperInfer's tolerance fits its own summation order):
+        // where the manifest suggests a looser bound for that reason (add/resnet_add3), it applies.
+        const problems = compareSelection(out, e, readCsv(e.csv), c.tolerance.suggested_abs ?? c.tolerance.abs);
         assert.deepEqual(problems, [], `${c.id} vs ${e.csv}:\n${problems.join('\n')}`);
       }
     } finally {

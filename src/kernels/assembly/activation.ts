@@ -5,6 +5,7 @@
 // Clamps use pmin/pmax (one minps/maxps on x64; f32x4.min/max need a NaN/-0 fix-up sequence) with the
 // bound as FIRST operand: pmax(b, x) = b < x ? x : b, so a NaN accumulator yields the bound, like XNNPACK.
 import {
+  ACT_HARDSIGMOID,
   ACT_HARDSWISH,
   ACT_LEAKY_RELU,
   ACT_NONE,
@@ -29,5 +30,9 @@ import { sigmoid4 } from './exp';
   }
   if (act == ACT_SIGMOID) return sigmoid4(x);
   if (act == ACT_LEAKY_RELU) return v128.bitselect(x, f32x4.mul(x, alpha), f32x4.ge(x, zero));
+  // relu6(x + 3) / 6 in PyTorch's order of operations (x / 6 + 0.5 rounds differently near the bounds)
+  if (act == ACT_HARDSIGMOID) {
+    return f32x4.mul(f32x4.pmin(six, f32x4.pmax(zero, f32x4.add(x, f32x4.splat(3.0)))), f32x4.splat(<f32>(1.0 / 6.0)));
+  }
   return x;
 }

@@ -28,3 +28,32 @@
   }
   if (n & 1) v128.store32_lane(p, v, 0);
 }
+
+// convolution kernels
+/**
+ * Lanes [0, n) of the 4 floats at p, zeros above (n <= 0: all zeros; n >= 4: a full load). Reads only
+ * the n floats, so a tensor's last channels can be loaded without touching memory past its end.
+ */
+// @ts-ignore: decorator
+@inline export function loadPartial4(p: usize, n: i32): v128 {
+  if (n >= 4) return v128.load(p);
+  if (n <= 0) return f32x4.splat(0.0);
+  let v = n & 2 ? v128.load64_zero(p) : v128.load32_zero(p);
+  if (n == 3) v = v128.load32_lane(p + 8, v, 2);
+  return v;
+}
+
+/** Stores lanes [0, n) of v at p (n >= 4: all four), touching no float past them. */
+// @ts-ignore: decorator
+@inline export function storePartial4(p: usize, v: v128, n: i32): void {
+  if (n >= 4) {
+    v128.store(p, v);
+    return;
+  }
+  if (n & 2) {
+    v128.store64_lane(p, v, 0);
+    v = f32x4.shuffle(v, v, 2, 3, 2, 3);
+    p += 8;
+  }
+  if (n & 1) v128.store32_lane(p, v, 0);
+}

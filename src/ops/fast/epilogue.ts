@@ -11,6 +11,8 @@ const CODES: Readonly<Record<string, Activation>> = {
   'nn.Hardswish': 'hardswish', 'F.hardswish': 'hardswish',
   'nn.Sigmoid': 'sigmoid', 'F.sigmoid': 'sigmoid', 'torch.sigmoid': 'sigmoid',
   'nn.LeakyReLU': 'leaky_relu', 'F.leaky_relu': 'leaky_relu',
+  // convolution kernels
+  'nn.Hardsigmoid': 'hardsigmoid', 'F.hardsigmoid': 'hardsigmoid',
 };
 
 export interface Epilogue {

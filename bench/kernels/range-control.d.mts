@@ -1,0 +1,12 @@
+export declare const RC_SEQ: number;
+export declare const RC_KIND: number;
+export declare const RC_FN: number;
+export declare const RC_PARAMS: number;
+export declare const RC_UNITS: number;
+export declare const RC_PER_TILE: number;
+export declare const RC_TILES: number;
+export declare const RC_CLAIM: number;
+export declare const RC_FINISHED: number;
+export declare const RC_WORDS: number;
+export declare const RCMD_EXIT: number;
+export declare const RCMD_RANGE: number;
