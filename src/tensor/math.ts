@@ -5,7 +5,6 @@
 /** The error function: its Taylor series below |x| = 2.5, a continued fraction for erfc above. */
 export function erf(x: number): number {
   if (Number.isNaN(x) || x === 0) return x; // keeps the sign of zero: erf(-0) = -0
-
   const a = Math.abs(x);
   if (a >= 6) return x > 0 ? 1 : -1;
   if (a < 2.5) {

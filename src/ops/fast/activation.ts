@@ -50,6 +50,7 @@ export function lowerActivation(node: Node): Lowered | undefined {
   if (!s || !x || !y || node.inputs.length !== 1 || node.outputs.length !== 1 || !f32Only(x, y) || !sameShape(x.shape!, y.shape!)) return undefined;
   const alpha = s.alpha?.(new ParamReader(node)) ?? 0;
   return {
+    stridedViews: true,
     build(ctx) {
       const xv = ctx.view(x);
       const yv = ctx.view(y);

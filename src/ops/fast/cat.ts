@@ -47,7 +47,9 @@ export function lowerCat(node: Node): Lowered | undefined {
       for (const v of views) {
         const size = v.shape[axis]!;
         const len = size * inner;
-        if (len > 0) pieces.push({ view: v, len, stride: channels ? v.pixelStride : len, dstOffset: offset });
+        // A producer that already wrote into its slice of the output (build.ts) needs no copy.
+        const inPlace = channels && v.offset === yv.offset + offset * 4 && v.pixelStride === yv.pixelStride;
+        if (len > 0 && !inPlace) pieces.push({ view: v, len, stride: channels ? v.pixelStride : len, dstOffset: offset });
         offset += len;
       }
       const yStride = channels ? yv.pixelStride : offset;

@@ -84,17 +84,18 @@ export function lowerConv(node: Node, _op?: unknown, options: ConvLoweringOption
   switch (path) {
     case 'gemm':
       return {
+        stridedViews: true,
         build: (ctx) => {
           const v = views(ctx);
           return [gemmStep(node, layer(), v.input, v.output, ctx, v.residual)];
         },
       };
     case 'dw':
-      return { build: (ctx) => [buildDwConv(layer(), views(ctx), ctx)] };
+      return { stridedViews: true, build: (ctx) => [buildDwConv(layer(), views(ctx), ctx)] };
     case 'rowtaps':
-      return { scratch: [rowTapScratchBytes(c, x.shape)], build: (ctx) => buildRowTapConv(layer(), views(ctx), ctx.scratch(0), ctx) };
+      return { stridedViews: true, scratch: [rowTapScratchBytes(c, x.shape)], build: (ctx) => buildRowTapConv(layer(), views(ctx), ctx.scratch(0), ctx) };
     case 'igemm':
-      return { build: (ctx) => [buildIgemmConv(layer(), views(ctx), ctx)] };
+      return { stridedViews: true, build: (ctx) => [buildIgemmConv(layer(), views(ctx), ctx)] };
   }
 }
 

@@ -120,6 +120,7 @@ export function lowerBinaryExpression(node: Node): Lowered | undefined {
   // The pattern depends only on shapes and layouts: check it now, on views at offset 0.
   if (!plan(unplannedView, 0)) return undefined;
   return {
+    stridedViews: true,
     build(ctx) {
       const first = plan(ctx.view, ctx.slotBases[0]!);
       if (!first) throw new Error(`${label(node)}: the planned views do not fit the binary kernel`);

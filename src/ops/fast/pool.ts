@@ -51,6 +51,7 @@ export function lowerPool(node: Node): Lowered | undefined {
   const taps = call.kind === 'max' || call.kind === 'avg' ? call.kernel[0] * call.kernel[1] : Math.ceil(h / oh) * Math.ceil(w / ow);
   const perUnit = call.kind === 'global-avg' ? h * w * POOL_GLOBAL_BLOCK * 4 : ow * c * 4 * (1 + 1.5 * taps);
   return {
+    stridedViews: true,
     build(ctx) {
       const xv = ctx.view(x);
       const yv = ctx.view(y);

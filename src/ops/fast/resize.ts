@@ -23,6 +23,7 @@ export function lowerResize(node: Node): Lowered | undefined {
     mode, inSize, outSize, alignCorners: r.alignCorners, scaleFactor: r.scale && !r.recomputeScale ? r.scale[i] : undefined,
   });
   return {
+    stridedViews: true,
     build(ctx) {
       const tables = [dim(0, h, oh), dim(1, w, ow)].map((d) => {
         const bytes = new Uint8Array(resizeTable(d));

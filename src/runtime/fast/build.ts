@@ -61,6 +61,10 @@ export function buildProgram(graph: Graph, ops: ReadonlyMap<Node, BoundOp>, aren
     else lowered.set(node, result);
   }
 
+  // 1b. Concatenation without copies: a producer that writes through a pixel stride and feeds only a
+  //     channel concatenation writes straight into its slice of the concatenation's output.
+  const sliceOf = planSlices(order, lowered, root);
+
   // 2. Step positions (for lifetimes): input conversions, node steps in order, output conversions.
   //    Buffers: one per stored value, NCHW staging for rank-4 inputs and outputs, node scratch.
   const buffers: Buffer[] = [];
@@ -86,7 +90,11 @@ export function buildProgram(graph: Graph, ops: ReadonlyMap<Node, BoundOp>, aren
     const l = lowered.get(node);
     if (!l) continue;
     nodeStart.set(node, position);
-    for (const v of node.outputs) if (!bufferOf.has(v)) bufferOf.set(v, newBuffer(viewFloats(view0(v)), position));
+    for (const v of node.outputs) {
+      const slice = sliceOf.get(v);
+      if (slice && !bufferOf.has(slice.whole)) bufferOf.set(slice.whole, newBuffer(viewFloats(view0(slice.whole)), position));
+      if (!bufferOf.has(v)) bufferOf.set(v, slice ? bufferOf.get(slice.whole)! : newBuffer(viewFloats(view0(v)), position));
+    }
     scratch.set(node, (l.scratch ?? []).map((bytes) => newBuffer(Math.ceil(bytes / 4), position)));
     position++;
   }
@@ -108,25 +116,32 @@ export function buildProgram(graph: Graph, ops: ReadonlyMap<Node, BoundOp>, aren
   const slotBytes = Math.max(64, plan.bytes);
   const slotBases = Array.from({ length: slots }, () => arena.alloc(slotBytes, 64));
   const offsetOf = (b: Buffer) => plan.offsets.get(b.id)!;
-  const viewOf = (v: Value): TensorView => ({ ...view0(v), offset: offsetOf(bufferOf.get(rootOf(v))!) });
+  const viewOf = (v: Value): TensorView => {
+    const slice = sliceOf.get(v);
+    const offset = offsetOf(bufferOf.get(rootOf(v))!);
+    if (!slice) return { ...view0(v), offset };
+    return { offset: offset + 4 * slice.channelOffset, shape: v.shape!, layout: 'nhwc', pixelStride: slice.whole.shape![1]! };
+  };
   const plainView = (v: Value, b: Buffer): TensorView => ({ offset: offsetOf(b), shape: v.shape!, layout: 'plain', pixelStride: 1 });
 
   // 4. Steps and their dependencies.
   const steps: ScheduledStep[] = [];
-  const writer = new Map<Buffer, number>(); // buffer → index of the last step that writes it
+  // A buffer holds one value (and, for a concatenation, the slices its producers write): its writers are
+  // every step that writes any part of it, and a reader waits for all of them.
+  const writers = new Map<Buffer, number[]>();
   const readers = new Map<Buffer, number[]>();
   const add = (s: PlannedStep, node: Node | undefined, reads: Buffer[], writes: Buffer[], after: number[]): number => {
     const deps = new Set(after);
-    for (const b of reads) if (writer.has(b)) deps.add(writer.get(b)!);
+    for (const b of reads) for (const w of writers.get(b) ?? []) deps.add(w);
     const index = steps.length;
     // Write-after-read: the earlier tenants of these bytes must be fully read first.
     for (const b of writes) {
       for (const other of sharers(b)) {
         for (const r of readers.get(other) ?? []) deps.add(r);
-        if (writer.has(other)) deps.add(writer.get(other)!);
+        for (const w of writers.get(other) ?? []) deps.add(w);
       }
     }
-    for (const b of writes) writer.set(b, index);
+    for (const b of writes) writers.set(b, [...(writers.get(b) ?? []), index]);
     for (const b of reads) readers.set(b, [...(readers.get(b) ?? []), index]);
     steps.push({ ...s, deps: [...deps].filter((d) => d !== index).sort((a, b) => a - b), node });
     return index;
@@ -180,6 +195,35 @@ export function buildProgram(graph: Graph, ops: ReadonlyMap<Node, BoundOp>, aren
   const timingBase = arena.alloc(threads * slots * steps.length * 8, 64);
   const ring: RingLayout = { ringBase, errorBase: ringBase + ringBytes(0), workers: threads, timingBase, slots, steps: steps.length };
   return { steps, slotBases, slotBytes, plan, ring, inputs, outputs, fastNodes: order.length - fallbackNodes.length, fallbackNodes };
+}
+
+const CONCATS = new Set(['torch.cat', 'torch.concat']);
+
+/**
+ * Which values are written straight into a channel slice of a concatenation's output (along dim 1 of rank
+ * 4): those whose producer, and every other consumer, are lowered with `stridedViews`, and that are not a
+ * graph output. The concatenation then copies only the other inputs (ops/fast/cat.ts skips pieces
+ * already in place).
+ */
+function planSlices(order: readonly Node[], lowered: ReadonlyMap<Node, Lowered>, root: ReadonlyMap<Value, Value>): Map<Value, { whole: Value; channelOffset: number }> {
+  const slices = new Map<Value, { whole: Value; channelOffset: number }>();
+  for (const cat of order) {
+    const whole = cat.outputs[0];
+    const dim = cat.params.get('dim');
+    if (!CONCATS.has(cat.type) || !lowered.has(cat) || !whole || whole.shape!.length !== 4 || dim?.kind !== 'int') continue;
+    if ((dim.value + 4) % 4 !== 1 || slices.has(whole) || root.has(whole)) continue;
+    let channelOffset = 0;
+    for (const v of cat.inputs) {
+      const producer = v.producer;
+      const readersCope = v.consumers.every((c) => c === cat || lowered.get(c)?.stridedViews);
+      const once = v.consumers.filter((c) => c === cat).length === 1;
+      const eligible = producer && lowered.get(producer)?.stridedViews && producer.outputs.length === 1 &&
+        !root.has(v) && readersCope && once && v.dtype === 'f32' && v.shape!.length === 4;
+      if (eligible) slices.set(v, { whole, channelOffset });
+      channelOffset += v.shape![1]!;
+    }
+  }
+  return slices;
 }
 
 /** NHWC rows (of W pixels) per tile of a layout conversion: about 8 tiles per thread, at least 1 row. */

@@ -33,6 +33,12 @@ export interface PlannedStep {
 export interface Lowered {
   /** Bytes of scratch space (per slot) the steps need while the node runs. */
   readonly scratch?: readonly number[];
+  /**
+   * The steps read and write NHWC views through their pixel strides (any stride >= C), so an input or the
+   * output may be a channel slice of a wider tensor: a concatenation's producers then write straight
+   * into its slices, and other readers of those values read them there.
+   */
+  readonly stridedViews?: boolean;
   build(ctx: BuildContext): PlannedStep[];
 }
 
