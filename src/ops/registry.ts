@@ -10,22 +10,28 @@ import { conv2d, convTranspose2d } from './conv.ts';
 import { expression } from './expression.ts';
 import { flatten } from './flatten.ts';
 import { identity, tensorTo } from './identity.ts';
+import { instanceNorm } from './instancenorm.ts';
 import { attribute, input, output } from './io.ts';
 import { layerNorm } from './layernorm.ts';
 import { linear } from './linear.ts';
+import { localResponseNorm } from './lrn.ts';
 import { bmm, matmul, mm } from './matmul.ts';
+import { onnxReshape } from './onnx-reshape.ts';
 import type { BoundOp, OpDef } from './op.ts';
 import { pad } from './pad.ts';
 import { permute, transpose } from './permute.ts';
+import { pixelShuffle } from './pixel-shuffle.ts';
 import { avgPool2d, maxPool2d } from './pool.ts';
 import { prelu } from './prelu.ts';
 import { mean, sum } from './reduce.ts';
+import { repeat } from './repeat.ts';
 import { reshape } from './reshape.ts';
 import { slice } from './slice.ts';
 import { logSoftmax, softmax } from './softmax.ts';
 import { chunk, split } from './split.ts';
 import { squeeze, unsqueeze } from './squeeze.ts';
 import { upsample } from './upsample.ts';
+import { where } from './where.ts';
 import { yoloDetect } from './yolo-detect.ts';
 
 const FAMILIES: readonly OpDef[] = [
@@ -37,6 +43,8 @@ const FAMILIES: readonly OpDef[] = [
   identity, tensorTo, flatten, reshape, permute, transpose, squeeze, unsqueeze, slice, cat, chunk, split,
   expression,
   yoloDetect,
+  // ONNX ops the PyTorch-derived families above lack (src/format/onnx/import)
+  instanceNorm, localResponseNorm, pixelShuffle, repeat, where, onnxReshape,
 ];
 
 export class OpRegistry {

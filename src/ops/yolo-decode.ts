@@ -14,6 +14,7 @@
 
 import type { Node } from '../graph/graph.ts';
 import { Tensor } from '../tensor/tensor.ts';
+import type { Shape } from '../tensor/shape.ts';
 import type { ParamReader } from './params.ts';
 
 /** One map size's pair of constants, in declaration order. */
@@ -98,25 +99,65 @@ export interface DetectHead {
   readonly bias: Float32Array | undefined; // (na*no)
 }
 
+/** Level rank (largest map first, ties in input order) and stride of each input map. */
+export function detectLevels(layout: DetectLayout, shapes: readonly Shape[], p: ParamReader): Array<{ level: DetectLevel; stride: number }> {
+  const strides = layout.strideKey ? [...p.weightF32(layout.strideKey)] : layout.levels.map((_, r) => 8 * 2 ** r);
+  const byRank = shapes.map((_, i) => i).sort((i, j) => shapes[j]![2]! - shapes[i]![2]! || shapes[j]![3]! - shapes[i]![3]! || i - j);
+  const rank = new Array<number>(shapes.length);
+  byRank.forEach((i, r) => (rank[i] = r));
+  return shapes.map((_, i) => ({ level: layout.levels[rank[i]!]!, stride: strides[rank[i]!]! }));
+}
+
+/**
+ * What decoding one input map of size h x w needs, per (anchor, y, x): the grid cell and the anchor size
+ * (pairs), from the stored constants when the map size matches them, regenerated otherwise; `legacy` is
+ * the pre-v6 formula (grid without the -0.5).
+ */
+export interface DecodeTables {
+  readonly cells: Float32Array; // (na, h, w, 2)
+  readonly anchors: Float32Array; // (na, h, w, 2)
+  readonly stride: number;
+  readonly legacy: boolean;
+}
+
+export function decodeTables(level: DetectLevel, stride: number, na: number, h: number, w: number, p: ParamReader): DecodeTables {
+  const data = levelData(level, na, p);
+  const stored = level.h === h && level.w === w;
+  const cells = new Float32Array(na * h * w * 2);
+  const anchors = new Float32Array(na * h * w * 2);
+  for (let a = 0; a < na; a++) {
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const o = ((a * h + y) * w + x) * 2;
+        const g = ((a * level.h + (stored ? y : 0)) * level.w + (stored ? x : 0)) * 2;
+        cells[o] = stored ? data.grid[g]! : x + data.offset;
+        cells[o + 1] = stored ? data.grid[g + 1]! : y + data.offset;
+        anchors[o] = data.anchorGrid[g]!;
+        anchors[o + 1] = data.anchorGrid[g + 1]!;
+      }
+    }
+  }
+  return { cells, anchors, stride, legacy: Math.abs(data.offset) < 1e-6 };
+}
+
+/** One decoded value: k = 0, 1 centre; 2, 3 size; the rest as they are. `s` is already sigmoid-ed. */
+export function decodeValue(s: number, k: number, cell: number, anchor: number, stride: number, legacy: boolean): number {
+  if (k < 2) return legacy ? (s * 2 - 0.5 + cell) * stride : (s * 2 + cell) * stride;
+  if (k < 4) return (s * 2) ** 2 * anchor;
+  return s;
+}
+
 /** Runs the head on every input: (N, sum na*H*W, no). */
 export function detectReference(layout: DetectLayout, no: number, heads: readonly DetectHead[], inputs: readonly Tensor[], p: ParamReader): Tensor {
   const na = layout.anchors;
   const n = inputs[0]!.shape[0]!;
-  const strides = layout.strideKey ? [...p.weightF32(layout.strideKey)] : layout.levels.map((_, r) => 8 * 2 ** r);
-  // Rank of each input by map size, largest first (ties keep input order).
-  const byRank = inputs.map((x, i) => i).sort((i, j) => inputs[j]!.shape[2]! - inputs[i]!.shape[2]! || inputs[j]!.shape[3]! - inputs[i]!.shape[3]! || i - j);
-  const rank = new Array<number>(inputs.length);
-  byRank.forEach((i, r) => (rank[i] = r));
+  const levels = detectLevels(layout, inputs.map((x) => x.shape), p);
   const rows = inputs.reduce((s, x) => s + na * x.shape[2]! * x.shape[3]!, 0);
   const out = new Float32Array(n * rows * no);
   let rowStart = 0;
   for (const [i, input] of inputs.entries()) {
     const [, ch, h, w] = input.shape as [number, number, number, number];
-    const level = layout.levels[rank[i]!]!;
-    const stride = strides[rank[i]!]!;
-    const data = levelData(level, na, p);
-    const stored = level.h === h && level.w === w;
-    const legacy = Math.abs(data.offset) < 1e-6;
+    const t = decodeTables(levels[i]!.level, levels[i]!.stride, na, h, w, p);
     const x = input.f32;
     const { weight, bias } = heads[i]!;
     const plane = new Float64Array(h * w);
@@ -131,22 +172,9 @@ export function detectReference(layout: DetectLayout, no: number, heads: readonl
             const base = (b * ch + c) * h * w;
             for (let q = 0; q < h * w; q++) plane[q] += wv * x[base + q]!;
           }
-          for (let y = 0; y < h; y++) {
-            for (let xx = 0; xx < w; xx++) {
-              const s = sigmoid(plane[y * w + xx]!);
-              // Stored constants at [0, a, y, x, k] when the map size matches, else regenerated.
-              const g = ((a * level.h + (stored ? y : 0)) * level.w + (stored ? xx : 0)) * 2;
-              let v: number;
-              if (k < 2) {
-                const cell = stored ? data.grid[g + k]! : (k === 0 ? xx : y) + data.offset;
-                v = legacy ? (s * 2 - 0.5 + cell) * stride : (s * 2 + cell) * stride;
-              } else if (k < 4) {
-                v = (s * 2) ** 2 * data.anchorGrid[g + k - 2]!;
-              } else {
-                v = s;
-              }
-              out[(b * rows + rowStart + (a * h + y) * w + xx) * no + k] = v;
-            }
+          for (let q = 0; q < h * w; q++) {
+            const cell = ((a * h * w) + q) * 2 + (k & 1);
+            out[(b * rows + rowStart + a * h * w + q) * no + k] = decodeValue(sigmoid(plane[q]!), k, t.cells[cell]!, t.anchors[cell]!, t.stride, t.legacy);
           }
         }
       }

@@ -86,7 +86,18 @@ export type Step =
   | { readonly kind: 'fallback'; readonly label: string; readonly node: NodeData; readonly inputs: readonly TensorView[]; readonly outputs: readonly TensorView[] }
   | { readonly kind: 'to-nhwc'; readonly label: string; readonly src: TensorView; readonly dst: TensorView; readonly rowsPerTile: number }
   | { readonly kind: 'to-nchw'; readonly label: string; readonly src: TensorView; readonly dst: TensorView; readonly rowsPerTile: number }
-  | { readonly kind: 'expr'; readonly label: string; readonly source: string; readonly inputs: readonly TensorView[]; readonly output: TensorView; readonly perTile: number };
+  | { readonly kind: 'expr'; readonly label: string; readonly source: string; readonly inputs: readonly TensorView[]; readonly output: TensorView; readonly perTile: number }
+  /**
+   * YOLOv5 Detect decoding of one map: src holds the head's sigmoid-ed 1x1 conv output (N*H*W pixels of
+   * na*no); rows of dst (N, rows, no) from rowStart on get the boxes. Tables (absolute offsets) hold the grid
+   * cells and anchor sizes per (anchor, y, x); work units are the N*H image rows.
+   */
+  | {
+    readonly kind: 'yolo-decode'; readonly label: string; readonly src: TensorView; readonly dst: TensorView;
+    readonly n: number; readonly h: number; readonly w: number; readonly na: number; readonly no: number;
+    readonly rowStart: number; readonly rows: number; readonly cells: number; readonly anchors: number;
+    readonly stride: number; readonly legacy: boolean; readonly perTile: number;
+  };
 
 export type StepKind = Step['kind'];
 

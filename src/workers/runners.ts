@@ -5,6 +5,7 @@ import { kernelFromSource } from '../expr/compile.ts';
 import { Graph } from '../graph/graph.ts';
 import type { KernelExports } from '../kernels/module.ts';
 import { defaultRegistry } from '../ops/registry.ts';
+import { decodeValue } from '../ops/yolo-decode.ts';
 import type { TensorView } from '../runtime/fast/views.ts';
 import { viewAs } from '../tensor/dtype.ts';
 import { nchwToNhwc, nhwcToNchw } from '../tensor/nhwc.ts';
@@ -97,6 +98,31 @@ const FACTORIES: { [K in Step['kind']]: Factory<K> } = {
     };
   },
 
+  'yolo-decode'(step, ctx) {
+    const { n, h, w, na, no, rows, rowStart, stride, legacy } = step;
+    const cells = new Float32Array(ctx.buffer, step.cells, na * h * w * 2);
+    const anchors = new Float32Array(ctx.buffer, step.anchors, na * h * w * 2);
+    return (tile, slot) => {
+      const src = floats(ctx, slot, step.src, n * h * w * na * no);
+      const dst = floats(ctx, slot, step.dst, n * rows * no);
+      for (let u = tile * step.perTile; u < Math.min(n * h, (tile + 1) * step.perTile); u++) {
+        const b = Math.floor(u / h);
+        const y = u - b * h;
+        for (let x = 0; x < w; x++) {
+          const pixel = ((b * h + y) * w + x) * na * no;
+          for (let a = 0; a < na; a++) {
+            const q = (a * h + y) * w + x;
+            const out = (b * rows + rowStart + q) * no;
+            for (let k = 0; k < no; k++) {
+              const t = q * 2 + (k & 1);
+              dst[out + k] = decodeValue(src[pixel + a * no + k]!, k, cells[t]!, anchors[t]!, stride, legacy);
+            }
+          }
+        }
+      }
+    };
+  },
+
   fallback(step, ctx) {
     // Rebuild the node in this thread and bind it: the reference implementation runs on NCHW copies.
     const g = new Graph(step.node.source?.file ?? '<program>');
@@ -128,6 +154,7 @@ export function makeRunner(step: Step, ctx: RunnerContext): TileRunner {
     case 'to-nhwc': return FACTORIES['to-nhwc'](step, ctx);
     case 'to-nchw': return FACTORIES['to-nchw'](step, ctx);
     case 'expr': return FACTORIES.expr(step, ctx);
+    case 'yolo-decode': return FACTORIES['yolo-decode'](step, ctx);
     case 'fallback': return FACTORIES.fallback(step, ctx);
     default: throw new Error(`unknown step kind ${JSON.stringify((step as { kind: unknown }).kind)}`);
   }

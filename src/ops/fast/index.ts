@@ -6,6 +6,7 @@ import type { LoweringResult } from '../../runtime/fast/lowering.ts';
 import { lowerAlias } from './alias.ts';
 import { lowerExpression } from './expression.ts';
 import { lowerFallback } from './fallback.ts';
+import { lowerDetect } from './yolo-detect.ts';
 import { lowerLinear } from './gemm.ts';
 // convolution kernels
 import { lowerConv } from './conv.ts';
@@ -23,6 +24,7 @@ type Lowering = (node: Node, op: BoundOp) => LoweringResult | undefined;
 const ALIASING = ['nn.Identity', 'nn.Dropout', 'nn.Dropout2d', 'F.dropout', 'torch.flatten', 'nn.Flatten', 'Tensor.view', 'Tensor.reshape', 'torch.reshape', 'Tensor.contiguous'];
 
 const LOWERINGS: ReadonlyMap<string, readonly Lowering[]> = new Map<string, Lowering[]>([
+  ['models.yolo.Detect', [lowerDetect]],
   // convolution kernels: 1x1 as GEMM, depthwise direct, small-channel stems as row taps, the rest as IGEMM (conv.ts)
   ['nn.Conv2d', [lowerConv]],
   ['nn.Linear', [lowerLinear]],
