@@ -26,6 +26,8 @@ export interface LoadOptions {
   readonly slots?: number;
   /** Fast engine: SIMD build, 'auto' (default), 'relaxed' or 'plain'. */
   readonly simd?: SimdRequest;
+  /** Fast engine: `workers` (default) chain a frame's steps themselves; `rxjs`: every step fires as an RxJS node. */
+  readonly dispatch?: 'workers' | 'rxjs';
   /** Input shapes to plan for (default: the file's annotations). */
   readonly inputShape?: InputShapes;
   /** Graph optimisation: 0 none, 1 clean-ups and batch-norm folding, 2 + fusion and folding, 3 + residual fusion (default). */
@@ -49,7 +51,7 @@ export async function loadModel(source: string | Graph, options: LoadOptions = {
   const ops = defaultRegistry.bindAll(graph);
   inferShapes(graph, ops, options.inputShape);
   const makeEngine: EngineFactory = async (g, o, slots) => {
-    if (engine === 'fast') return FastEngine.create(g, o, { threads: options.threads, slots, simd: options.simd });
+    if (engine === 'fast') return FastEngine.create(g, o, { threads: options.threads, slots, simd: options.simd, dispatch: options.dispatch });
     const reference = new ReferenceEngine(g, o, debug);
     // The reference runs on the main thread: one frame at a time.
     return { slots: new SlotPool(1), runInSlot: async (_slot, inputs) => reference.run(inputs), cancel: () => undefined, dispose: async () => {} };

@@ -3,9 +3,11 @@
 //
 // Control words (Int32, at abi CONTROL_BASE):
 //
-//   TAIL         tasks published by the main thread (monotonic)
+//   RESERVE      positions handed out to publishers (monotonic); any thread may publish (publish.ts)
+//   TAIL         positions published, in order (monotonic): workers take tasks below it
 //   HEAD         tasks fully claimed by workers (monotonic; advanced by CAS)
 //   COMPLETIONS  tasks finished (monotonic); the main thread waits on it with Atomics.waitAsync
+//   SETTLED      frames settled (monotonic): a chained frame's last running task ended
 //   SHUTDOWN     1: workers leave their loop
 //   FAILURES     tasks that failed (monotonic)
 //
@@ -13,11 +15,21 @@
 //
 //   CLAIM   (sequence & 0xffff) << 16 | next tile; a worker claims tile t by CAS t -> t+1 after checking that
 //           the sequence is the task it means (a worker that lags a whole lap sees another sequence)
-//   DONE    tiles finished; the worker that finishes the last one bumps COMPLETIONS
-//   NODE    index into the program
-//   SLOT    arena slot (frame in flight) the node reads and writes
+//   DONE    tiles finished; the worker that finishes the last one completes the task
+//   NODE    step index into the program
+//   SLOT    arena slot (frame in flight) the step reads and writes
 //   TILES   number of tiles (1..65535)
 //   FAILED  0, or 1 + the worker index whose tile threw (its message is in that worker's error text)
+//   STATE   1 while the entry holds a task not yet completed and collected; 0 when it may be reused
+//
+// Frames run in one of two modes (the slot's CHAINED word):
+//   collected  the main thread publishes every task (an RxJS node firing) and collects completions
+//   chained    the main thread publishes a frame's first tasks; the worker that completes a task counts
+//              down its successors' REMAINING counters and publishes those that reach 0 itself, so a frame
+//              runs without the main thread between steps; the main thread hears only that it settled.
+// Per slot: RUNNING (tasks published, not completed), DONE (tasks completed), FAILED_STEP (1 + the first
+// failed step), CANCELLED, CHAINED, FAILED_WORKER (1 + the worker whose error text tells why); and per
+// (slot, step) a REMAINING counter of unfinished dependencies.
 //
 // Error text: per worker, ERROR_TEXT_BYTES of UTF-8 (length-prefixed) with the last failure's message.
 
@@ -35,11 +47,21 @@ export const HEADER = {
   COMPLETIONS: CONTROL_BASE / 4 + 2,
   SHUTDOWN: CONTROL_BASE / 4 + 3,
   FAILURES: CONTROL_BASE / 4 + 4,
+  RESERVE: CONTROL_BASE / 4 + 5,
+  SETTLED: CONTROL_BASE / 4 + 6,
 } as const;
 
-export const RING_CAPACITY = 1024;
+/**
+ * Entries in the ring: far above the tasks ever published at once (a frame publishes only the steps that
+ * are ready; with several frames in flight that is tens), so that no publisher waits for a free entry.
+ */
+export const RING_CAPACITY = 4096;
 export const ENTRY_WORDS = 8;
-export const ENTRY = { CLAIM: 0, DONE: 1, NODE: 2, SLOT: 3, TILES: 4, FAILED: 5 } as const;
+export const ENTRY = { CLAIM: 0, DONE: 1, NODE: 2, SLOT: 3, TILES: 4, FAILED: 5, STATE: 6 } as const;
+
+/** Int32 words per slot of frame state. */
+export const FRAME_WORDS = 8;
+export const FRAME = { RUNNING: 0, DONE: 1, FAILED_STEP: 2, CANCELLED: 3, CHAINED: 4, FAILED_WORKER: 5 } as const;
 export const RING_BYTES = RING_CAPACITY * ENTRY_WORDS * 4;
 export const MAX_TILES = 0xffff;
 export const ERROR_TEXT_BYTES = 2048;
@@ -56,7 +78,19 @@ export interface RingLayout {
   readonly timingBase: number;
   readonly slots: number;
   readonly steps: number;
+  /** slots x FRAME_WORDS Int32 of frame state, and slots x steps Int32 REMAINING counters (chained frames). */
+  readonly frameBase: number;
+  readonly remainingBase: number;
 }
+
+/** Bytes of the frame state and REMAINING counters for `slots` x `steps`. */
+export const frameBytes = (slots: number, steps: number) => slots * FRAME_WORDS * 4 + slots * steps * 4;
+
+/** Int32 index of a slot's frame-state word. */
+export const frameWord = (layout: RingLayout, slot: number, word: number) => layout.frameBase / 4 + slot * FRAME_WORDS + word;
+
+/** Int32 index of a (slot, step) REMAINING counter. */
+export const remainingWord = (layout: RingLayout, slot: number, step: number) => layout.remainingBase / 4 + slot * layout.steps + step;
 
 /** Index (in Float64 elements from timingBase) of a timing cell. */
 export const timingCell = (layout: RingLayout, worker: number, slot: number, step: number) =>
@@ -105,6 +139,9 @@ export interface Program {
   readonly steps: readonly Step[];
   /** Byte offset of each slot's activation region. */
   readonly slotBases: readonly number[];
+  /** Per step: its tiles, and the steps that depend on it (for chained frames). */
+  readonly tiles: readonly number[];
+  readonly successors: readonly (readonly number[])[];
 }
 
 /** The one long-lived piscina task each worker runs: serve the ring until SHUTDOWN. */

@@ -1,7 +1,8 @@
 // The worker side of the task ring: claim tiles of the oldest open task, run them, report completion.
 // Runs inside each worker thread until SHUTDOWN. See protocol.ts for the layout.
 
-import { ENTRY, ENTRY_WORDS, ERROR_TEXT_BYTES, HEADER, RING_CAPACITY, timingCell, type RingLayout } from './protocol.ts';
+import { ENTRY, ENTRY_WORDS, ERROR_TEXT_BYTES, FRAME, frameWord, HEADER, remainingWord, RING_CAPACITY, timingCell, type RingLayout } from './protocol.ts';
+import { publish } from './publish.ts';
 
 /** Runs tile `tile` of one node for the frame in `slot`. */
 export type TileRunner = (tile: number, slot: number) => void;
@@ -16,7 +17,13 @@ const SPIN_MS = Number(process.env.FLOWINFER_SPIN_US ?? 50) / 1000;
 /** Sleep at most this long, so a lost notify can only delay, never hang. */
 const WAIT_MS = 50;
 
-export function serveRing(i32: Int32Array, layout: RingLayout, worker: number, runners: readonly TileRunner[]): void {
+/** What a worker needs to chain a frame's steps: each step's tiles and the steps that depend on it. */
+export interface Schedule {
+  readonly tiles: readonly number[];
+  readonly successors: readonly (readonly number[])[];
+}
+
+export function serveRing(i32: Int32Array, layout: RingLayout, worker: number, runners: readonly TileRunner[], schedule?: Schedule): void {
   const ring = layout.ringBase / 4;
   const timings = layout.steps > 0 ? new Float64Array(i32.buffer, layout.timingBase, layout.workers * layout.slots * layout.steps) : undefined;
   let idleSince = -1;
@@ -54,10 +61,41 @@ export function serveRing(i32: Int32Array, layout: RingLayout, worker: number, r
       Atomics.store(i32, e + ENTRY.FAILED, worker + 1);
       Atomics.add(i32, HEADER.FAILURES, 1);
     }
-    if (Atomics.add(i32, e + ENTRY.DONE, 1) + 1 === tiles) {
-      Atomics.add(i32, HEADER.COMPLETIONS, 1);
-      Atomics.notify(i32, HEADER.COMPLETIONS);
+    if (Atomics.add(i32, e + ENTRY.DONE, 1) + 1 === tiles) complete(i32, layout, schedule, e, node, slot);
+  }
+}
+
+/**
+ * The last tile of a task is done. A collected frame's task waits for the main thread (COMPLETIONS). A
+ * chained frame's task counts down its successors and publishes those now ready, then frees its entry;
+ * the frame has settled when its last running task ends.
+ */
+function complete(i32: Int32Array, layout: RingLayout, schedule: Schedule | undefined, e: number, step: number, slot: number): void {
+  if (!schedule || Atomics.load(i32, frameWord(layout, slot, FRAME.CHAINED)) === 0) {
+    Atomics.add(i32, HEADER.COMPLETIONS, 1);
+    Atomics.notify(i32, HEADER.COMPLETIONS);
+    return;
+  }
+  const failedWorker = Atomics.load(i32, e + ENTRY.FAILED);
+  const failed = failedWorker !== 0;
+  if (failed && Atomics.compareExchange(i32, frameWord(layout, slot, FRAME.FAILED_STEP), 0, step + 1) === 0) {
+    Atomics.store(i32, frameWord(layout, slot, FRAME.FAILED_WORKER), failedWorker);
+  }
+  const stopped = failed || Atomics.load(i32, frameWord(layout, slot, FRAME.FAILED_STEP)) !== 0 ||
+    Atomics.load(i32, frameWord(layout, slot, FRAME.CANCELLED)) !== 0;
+  if (!stopped) {
+    for (const next of schedule.successors[step]!) {
+      if (Atomics.sub(i32, remainingWord(layout, slot, next), 1) === 1) {
+        Atomics.add(i32, frameWord(layout, slot, FRAME.RUNNING), 1);
+        publish(i32, layout, next, slot, schedule.tiles[next]!);
+      }
     }
+    Atomics.add(i32, frameWord(layout, slot, FRAME.DONE), 1);
+  }
+  Atomics.store(i32, e + ENTRY.STATE, 0);
+  if (Atomics.sub(i32, frameWord(layout, slot, FRAME.RUNNING), 1) === 1) {
+    Atomics.add(i32, HEADER.SETTLED, 1);
+    Atomics.notify(i32, HEADER.SETTLED);
   }
 }
 

@@ -4,6 +4,7 @@
 
 import { FlowinferError } from '../errors.ts';
 import { ENTRY, ENTRY_WORDS, HEADER, MAX_TILES, RING_CAPACITY, type RingLayout } from './protocol.ts';
+import { publish } from './publish.ts';
 import { readErrorText } from './serve-loop.ts';
 
 export class TaskFailure extends FlowinferError {
@@ -29,7 +30,6 @@ interface Waiting {
 type WaitAsync = (i32: Int32Array, index: number, value: number) => { async: boolean; value: Promise<string> | string };
 
 export class TaskRing {
-  private tail = 0;
   private readonly pending = new Map<number, Pending>();
   private readonly backlog: Waiting[] = [];
   private watching = false;
@@ -66,28 +66,17 @@ export class TaskRing {
     });
   }
 
-  /** An entry may be reused once every worker has moved past it (HEAD) and its task finished. */
+  /**
+   * Publishes what waits in the backlog, while the ring has room: an entry held by one of our own pending
+   * tasks is freed only when we collect it, so we must not lap it (publish would wait for it forever).
+   */
   private publish(): void {
-    const head = Atomics.load(this.i32, HEADER.HEAD);
-    let published = false;
-    while (this.backlog.length && this.tail - head < RING_CAPACITY) {
-      const oldest = this.tail - RING_CAPACITY;
-      if (oldest >= 0 && this.pending.has(oldest)) break;
+    while (this.backlog.length) {
+      const oldest = this.pending.keys().next().value;
+      if (oldest !== undefined && Atomics.load(this.i32, HEADER.RESERVE) - oldest >= RING_CAPACITY) break;
       const w = this.backlog.shift()!;
-      const position = this.tail++;
-      const e = this.layout.ringBase / 4 + (position % RING_CAPACITY) * ENTRY_WORDS;
-      Atomics.store(this.i32, e + ENTRY.DONE, 0);
-      Atomics.store(this.i32, e + ENTRY.NODE, w.node);
-      Atomics.store(this.i32, e + ENTRY.SLOT, w.slot);
-      Atomics.store(this.i32, e + ENTRY.TILES, w.tiles);
-      Atomics.store(this.i32, e + ENTRY.FAILED, 0);
-      Atomics.store(this.i32, e + ENTRY.CLAIM, (position & 0xffff) << 16);
+      const position = publish(this.i32, this.layout, w.node, w.slot, w.tiles);
       this.pending.set(position, { position, tiles: w.tiles, node: w.node, resolve: w.resolve, reject: w.reject });
-      published = true;
-    }
-    if (published) {
-      Atomics.store(this.i32, HEADER.TAIL, this.tail);
-      Atomics.notify(this.i32, HEADER.TAIL);
     }
   }
 
@@ -123,6 +112,8 @@ export class TaskRing {
       if (Atomics.load(this.i32, e + ENTRY.DONE) !== p.tiles) continue;
       this.pending.delete(p.position);
       const failed = Atomics.load(this.i32, e + ENTRY.FAILED);
+      // Collected: the entry is ours to free once read.
+      Atomics.store(this.i32, e + ENTRY.STATE, 0);
       if (failed) p.reject(new TaskFailure(`${this.describe(p.node)} failed in worker ${failed - 1}: ${readErrorText(this.i32, this.layout, failed - 1)}`));
       else p.resolve();
     }

@@ -11,6 +11,6 @@ export default function handle(task: WorkerTask): { worker: number } {
   const kernels = instantiateKernels(task.module, task.memory, task.variant);
   const ctx = { kernels: kernels.exports, buffer: task.memory.buffer, slotBases: task.program.slotBases };
   const runners = task.program.steps.map((step) => makeRunner(step, ctx));
-  serveRing(new Int32Array(task.memory.buffer), task.ring, task.worker, runners);
+  serveRing(new Int32Array(task.memory.buffer), task.ring, task.worker, runners, task.program);
   return { worker: task.worker };
 }

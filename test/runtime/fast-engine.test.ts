@@ -59,6 +59,25 @@ test('every KuiperInfer reference case passes on the fast engine', { skip: SKIP_
   }
 });
 
+test('dispatch: rxjs (every step an RxJS node on the main thread) gives the same results, run and streamed', async () => {
+  const x = random([1, 3, 32, 32], 3, 0, 1);
+  const { want, got, fast } = await both(() => mobilenetV2({ size: 32 }), [x], { dispatch: 'rxjs' });
+  void fast;
+  assertClose(got.pnnx_output_0!, want.pnnx_output_0!, 1e-4, 'rxjs dispatch');
+  const model = await loadModel(resnet18({ size: 32 }), { engine: 'fast', threads: 2, dispatch: 'rxjs' });
+  const chained = await loadModel(resnet18({ size: 32 }), { engine: 'fast', threads: 2 });
+  try {
+    const { lastValueFrom, from, toArray } = await import('rxjs');
+    const frames = Array.from({ length: 6 }, (_, i) => random([1, 3, 32, 32], 10 + i, 0, 1));
+    const a = await lastValueFrom(model.stream(from(frames), { maxInFlight: 3 }).pipe(toArray()));
+    const b = await lastValueFrom(chained.stream(from(frames), { maxInFlight: 3 }).pipe(toArray()));
+    a.forEach((r, i) => assertClose(r.outputs!.pnnx_output_0!, b[i]!.outputs!.pnnx_output_0!, 1e-6, `frame ${i}`));
+  } finally {
+    await model.dispose();
+    await chained.dispose();
+  }
+});
+
 const BROADCAST = `7767517
 7 5
 pnnx.Input in0 0 1 x #x=(2,8,5,6)f32

@@ -7,7 +7,7 @@ import { RESERVED_BYTES } from '../../src/kernels/abi.ts';
 
 async function withRing(body: (ring: TaskRing, counts: Int32Array) => Promise<void>) {
   const workers = 2;
-  const layout: RingLayout = { ringBase: RESERVED_BYTES, errorBase: RESERVED_BYTES + ringBytes(0), workers, timingBase: 0, slots: 0, steps: 0 };
+  const layout: RingLayout = { ringBase: RESERVED_BYTES, errorBase: RESERVED_BYTES + ringBytes(0), workers, timingBase: 0, slots: 0, steps: 0, frameBase: 0, remainingBase: 0 };
   const countsBase = RESERVED_BYTES + ringBytes(workers);
   const buffer = new SharedArrayBuffer(countsBase + 4 * 1000 * 8);
   const i32 = new Int32Array(buffer);

@@ -15,7 +15,7 @@ import type { BoundOp } from '../../ops/op.ts';
 import { lowerNode } from '../../ops/fast/index.ts';
 import type { Arena } from '../../tensor/arena.ts';
 import { numel } from '../../tensor/shape.ts';
-import { ringBytes, type RingLayout, type Step } from '../../workers/protocol.ts';
+import { FRAME_WORDS, frameBytes, ringBytes, type RingLayout, type Step } from '../../workers/protocol.ts';
 import type { BuildContext, Lowered, PlannedStep } from './lowering.ts';
 import { layoutFor, viewFloats, type TensorView } from './views.ts';
 
@@ -193,7 +193,11 @@ export function buildProgram(graph: Graph, ops: ReadonlyMap<Node, BoundOp>, aren
     add({ step, tiles: Math.ceil(src.shape[0]! * src.shape[2]! / step.rowsPerTile) }, undefined, [bufferOf.get(rootOf(output))!], [stage], []);
   }
   const timingBase = arena.alloc(threads * slots * steps.length * 8, 64);
-  const ring: RingLayout = { ringBase, errorBase: ringBase + ringBytes(0), workers: threads, timingBase, slots, steps: steps.length };
+  const frameBase = arena.alloc(frameBytes(slots, steps.length), 64);
+  const ring: RingLayout = {
+    ringBase, errorBase: ringBase + ringBytes(0), workers: threads, timingBase, slots, steps: steps.length,
+    frameBase, remainingBase: frameBase + slots * FRAME_WORDS * 4,
+  };
   return { steps, slotBases, slotBytes, plan, ring, inputs, outputs, fastNodes: order.length - fallbackNodes.length, fallbackNodes };
 }
 

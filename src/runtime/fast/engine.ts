@@ -1,5 +1,5 @@
 // The fast engine: a graph built into a program (build.ts) over one shared memory, a worker pool serving
-// the task ring, and a dataflow scheduler on the main thread. A frame runs in a slot: its inputs are
+// the task ring, and a dataflow scheduler. A frame runs in a slot: its inputs are
 // copied in, every step is submitted as soon as the steps it depends on are done, and its outputs are
 // copied out. Several frames may run at once, each in its own slot.
 
@@ -16,6 +16,7 @@ import type { Engine } from '../model.ts';
 import type { RunResult } from '../reference-engine.ts';
 import { buildProgram, type BuiltProgram } from './build.ts';
 import { Dataflow } from '../../stream/dataflow.ts';
+import { FrameChain } from '../../workers/frame-chain.ts';
 
 export interface FastEngineOptions {
   /** Worker threads (default: the machine's cores). */
@@ -24,6 +25,12 @@ export interface FastEngineOptions {
   readonly slots?: number;
   /** SIMD build: 'relaxed' (FMA), 'plain', or 'auto' (default: relaxed where the runtime validates it). */
   readonly simd?: SimdRequest;
+  /**
+   * Who fires each step: `workers` (default) chain a frame's steps through dependency counters in shared
+   * memory, so the main thread is not involved between steps; `rxjs` makes every step an RxJS node on the
+   * main thread that fires when its upstream steps have emitted the frame (stream/dataflow.ts).
+   */
+  readonly dispatch?: 'workers' | 'rxjs';
 }
 
 export interface FastEngineStats {
@@ -41,6 +48,7 @@ export interface FastEngineStats {
 
 export class FastEngine implements Engine {
   private readonly dataflow: Dataflow;
+  private readonly chain: FrameChain;
   private failure: Error | undefined;
 
   private constructor(
@@ -51,8 +59,10 @@ export class FastEngine implements Engine {
     private readonly serving: Promise<unknown>,
     readonly slots: SlotPool,
     readonly stats: FastEngineStats,
+    private readonly dispatch: 'workers' | 'rxjs',
   ) {
     this.dataflow = new Dataflow(built.steps, (step, slot) => ring.submit(step, slot, built.steps[step]!.tiles));
+    this.chain = new FrameChain(new Int32Array(arena.buffer), built.ring, built.steps.map((s) => s.deps), built.steps.map((s) => s.tiles), (i) => built.steps[i]!.step.label);
     serving.catch((e: unknown) => {
       this.failure = e instanceof Error ? e : new Error(String(e));
     });
@@ -68,7 +78,11 @@ export class FastEngine implements Engine {
     const built = buildProgram(graph, ops, arena, slots, threads);
     const ring = new TaskRing(new Int32Array(memory.buffer), built.ring, (i) => built.steps[i]!.step.label);
     const pool = new WorkerPool(threads);
-    const serving = pool.serve(memory, module, simd, built.ring, { steps: built.steps.map((s) => s.step), slotBases: built.slotBases });
+    const successors = built.steps.map((): number[] => []);
+    built.steps.forEach((s, i) => new Set(s.deps).forEach((d) => successors[d]!.push(i)));
+    const serving = pool.serve(memory, module, simd, built.ring, {
+      steps: built.steps.map((s) => s.step), slotBases: built.slotBases, tiles: built.steps.map((s) => s.tiles), successors,
+    });
     const stats: FastEngineStats = {
       threads, simd, slots,
       steps: built.steps.length,
@@ -78,7 +92,7 @@ export class FastEngine implements Engine {
       unplannedBytes: built.plan.unplannedBytes,
       arenaBytes: memory.buffer.byteLength,
     };
-    return new FastEngine(built, arena, ring, pool, serving, new SlotPool(slots), stats);
+    return new FastEngine(built, arena, ring, pool, serving, new SlotPool(slots), stats, options.dispatch ?? 'workers');
   }
 
   /** Runs one frame in any free slot (waiting for one). */
@@ -100,7 +114,8 @@ export class FastEngine implements Engine {
       const t = inputs.get(value)!;
       this.arena.f32(base + view.offset, numel(view.shape)).set(t.f32);
     }
-    await this.dataflow.run(slot);
+    if (this.dispatch === 'rxjs') await this.dataflow.run(slot);
+    else await this.chain.run(slot);
     const outputs = new Map<Value, Tensor>();
     for (const [value, view] of this.built.outputs) {
       outputs.set(value, new Tensor('f32', value.shape!, this.arena.f32(base + view.offset, numel(view.shape)).slice()));
@@ -135,11 +150,13 @@ export class FastEngine implements Engine {
 
   /** Stops submitting the steps of the frame in `slot`; its run rejects once its running steps end. */
   cancel(slot: number): void {
-    this.dataflow.cancel(slot);
+    if (this.dispatch === 'rxjs') this.dataflow.cancel(slot);
+    else this.chain.cancel(slot);
   }
 
   async dispose(): Promise<void> {
     this.dataflow.dispose();
+    this.chain.close();
     this.ring.close();
     await this.serving.catch(() => undefined);
     await this.pool.destroy();
