@@ -7,8 +7,7 @@ import { FRAME, FRAME_WORDS, frameWord, HEADER, remainingWord, type RingLayout }
 import { publish } from './publish.ts';
 import { readErrorText } from './serve-loop.ts';
 import { TaskFailure } from './task-ring.ts';
-
-type WaitAsync = (i32: Int32Array, index: number, value: number) => { async: boolean; value: Promise<string> | string };
+import { CounterWatch } from './counter-watch.ts';
 
 export class FrameCancelled extends FlowinferError {
   override name = 'FrameCancelled';
@@ -23,10 +22,7 @@ export class FrameChain {
   private readonly dependencies: Int32Array;
   private readonly roots: number[];
   private readonly waiting = new Map<number, Waiting>();
-  private watching = false;
-  private seen = 0;
-  /** Atomics.waitAsync does not keep Node's event loop alive: this timer does while frames run. */
-  private keepAlive: ReturnType<typeof setInterval> | undefined;
+  private readonly settled: CounterWatch;
 
   constructor(
     private readonly i32: Int32Array,
@@ -36,6 +32,7 @@ export class FrameChain {
     private readonly describe: (step: number) => string,
   ) {
     this.dependencies = Int32Array.from(deps, (d) => new Set(d).size);
+    this.settled = new CounterWatch(i32, HEADER.SETTLED, () => this.check());
     this.roots = deps.flatMap((d, i) => (d.length === 0 ? [i] : []));
   }
 
@@ -60,7 +57,7 @@ export class FrameChain {
 
   private check(): void {
     const { i32, layout } = this;
-    this.seen = Atomics.load(i32, HEADER.SETTLED);
+    const seen = this.settled.read();
     for (const [slot, w] of this.waiting) {
       if (Atomics.load(i32, frameWord(layout, slot, FRAME.RUNNING)) !== 0) continue;
       this.waiting.delete(slot);
@@ -73,26 +70,7 @@ export class FrameChain {
       else if (done !== this.dependencies.length) w.reject(new FlowinferError(`frame in slot ${slot} settled after ${done} of ${this.dependencies.length} steps`));
       else w.resolve();
     }
-    this.watch();
-  }
-
-  private watch(): void {
-    const busy = this.waiting.size > 0;
-    if (busy && !this.keepAlive) this.keepAlive = setInterval(() => undefined, 1 << 30);
-    if (!busy && this.keepAlive) {
-      clearInterval(this.keepAlive);
-      this.keepAlive = undefined;
-    }
-    if (!busy || this.watching) return;
-    this.watching = true;
-    const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
-    const result = waitAsync(this.i32, HEADER.SETTLED, this.seen);
-    const after = () => {
-      this.watching = false;
-      this.check();
-    };
-    if (result.async) void (result.value as Promise<string>).then(after);
-    else queueMicrotask(after);
+    this.settled.arm(seen, this.waiting.size > 0);
   }
 
   /** Rejects the frames still waiting (the pool is shutting down). */
@@ -102,6 +80,6 @@ export class FrameChain {
     this.waiting.clear();
     Atomics.add(this.i32, HEADER.SETTLED, 1);
     Atomics.notify(this.i32, HEADER.SETTLED);
-    this.watch();
+    this.settled.arm(this.settled.read(), false);
   }
 }

@@ -5,6 +5,7 @@
 import { FlowinferError } from '../errors.ts';
 import { ENTRY, ENTRY_WORDS, HEADER, MAX_TILES, RING_CAPACITY, type RingLayout } from './protocol.ts';
 import { publish } from './publish.ts';
+import { CounterWatch } from './counter-watch.ts';
 import { readErrorText } from './serve-loop.ts';
 
 export class TaskFailure extends FlowinferError {
@@ -27,18 +28,11 @@ interface Waiting {
   reject(e: Error): void;
 }
 
-type WaitAsync = (i32: Int32Array, index: number, value: number) => { async: boolean; value: Promise<string> | string };
-
 export class TaskRing {
   private readonly pending = new Map<number, Pending>();
   private readonly backlog: Waiting[] = [];
-  private watching = false;
-  /**
-   * Atomics.waitAsync does not keep Node's event loop alive, and piscina's threads do not either: while
-   * tasks are in flight this timer does, so a pending run cannot be dropped by an exiting process.
-   */
-  private keepAlive: ReturnType<typeof setInterval> | undefined;
   private seenCompletions = 0;
+  private readonly completions: CounterWatch;
   private closed = false;
 
   constructor(
@@ -47,6 +41,11 @@ export class TaskRing {
     private readonly describe: (node: number) => string,
   ) {
     for (const w of Object.values(HEADER)) Atomics.store(i32, w, 0);
+    this.completions = new CounterWatch(i32, HEADER.COMPLETIONS, () => {
+      this.collect();
+      this.publish();
+      this.watch();
+    });
     i32.fill(0, layout.ringBase / 4, layout.ringBase / 4 + RING_CAPACITY * ENTRY_WORDS);
   }
 
@@ -80,33 +79,12 @@ export class TaskRing {
     }
   }
 
-  private holdProcess(): void {
-    const busy = this.pending.size + this.backlog.length > 0;
-    if (busy && !this.keepAlive) this.keepAlive = setInterval(() => undefined, 1 << 30);
-    else if (!busy && this.keepAlive) {
-      clearInterval(this.keepAlive);
-      this.keepAlive = undefined;
-    }
-  }
-
   private watch(): void {
-    this.holdProcess();
-    if (this.watching || this.pending.size === 0) return;
-    this.watching = true;
-    const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
-    const result = waitAsync(this.i32, HEADER.COMPLETIONS, this.seenCompletions);
-    const after = () => {
-      this.watching = false;
-      this.collect();
-      this.publish();
-      this.watch();
-    };
-    if (result.async) void (result.value as Promise<string>).then(after);
-    else queueMicrotask(after);
+    this.completions.arm(this.seenCompletions, this.pending.size + this.backlog.length > 0);
   }
 
   private collect(): void {
-    this.seenCompletions = Atomics.load(this.i32, HEADER.COMPLETIONS);
+    this.seenCompletions = this.completions.read();
     for (const p of this.pending.values()) {
       const e = this.layout.ringBase / 4 + (p.position % RING_CAPACITY) * ENTRY_WORDS;
       if (Atomics.load(this.i32, e + ENTRY.DONE) !== p.tiles) continue;
@@ -133,6 +111,6 @@ export class TaskRing {
     for (const w of this.backlog) w.reject(error);
     this.pending.clear();
     this.backlog.length = 0;
-    this.holdProcess();
+    this.watch();
   }
 }

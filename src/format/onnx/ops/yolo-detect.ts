@@ -11,9 +11,7 @@
 // size without stored constants regenerates the grid and takes each anchor's size from position (0, 0),
 // and levels follow the maps' sizes (largest map = level 0 = the smallest stride).
 
-import type { DetectLevel } from '../../../ops/yolo-decode.ts';
-import { detectLayout, levelData } from '../../../ops/yolo-decode.ts';
-import type { ParamReader } from '../../../ops/params.ts';
+import { decodeTables, detectLayout, detectLevels } from '../../../ops/yolo-decode.ts';
 import { attr } from '../builder.ts';
 import type { ExportFamily } from '../context.ts';
 
@@ -24,35 +22,17 @@ export const yoloDetectExport: ExportFamily = {
     const shapes = node.inputs.map((_, i) => ctx.inputShape(i));
     const layout = detectLayout(node, p, shapes.length) ?? ctx.fail('has no grid constants (@pnnx_k shaped (1,na,H,W,2)) to decode with');
     const na = layout.anchors;
-    const strides = layout.strideKey ? [...p.weightF32(layout.strideKey)] : layout.levels.map((_, r) => 8 * 2 ** r);
-    // Level of each input by map size, largest first (ties keep input order), as the reference ranks them.
-    const byRank = shapes.map((_, i) => i).sort((i, j) => shapes[j]![2]! - shapes[i]![2]! || shapes[j]![3]! - shapes[i]![3]! || i - j);
-    const rank = new Array<number>(shapes.length);
-    byRank.forEach((i, r) => (rank[i] = r));
+    const levels = detectLevels(layout, shapes, p);
     const slice = (x: string, from: number, to: number) => b.slice(base, x, [from], [to], [4]);
 
     const maps = shapes.map((shape, i) => {
       const [n, , h, w] = shape as [number, number, number, number];
       const no = p.weightShape(`m.${i}.weight`)![0]! / na;
-      const level = layout.levels[rank[i]!]!;
-      const stride = strides[rank[i]!]!;
-      const data = levelData(level, na, p);
-      const stored = level.h === h && level.w === w;
-      const shift = Math.abs(data.offset) < 1e-6 ? -0.5 : 0; // YOLOv5 before v6: (2s - 0.5 + grid)
-      const grid = new Float32Array(na * h * w * 2);
-      const anchors = new Float32Array(na * h * w * 2);
-      for (let a = 0; a < na; a++) {
-        for (let y = 0; y < h; y++) {
-          for (let x = 0; x < w; x++) {
-            const o = ((a * h + y) * w + x) * 2;
-            const g = ((a * level.h + (stored ? y : 0)) * level.w + (stored ? x : 0)) * 2;
-            for (let k = 0; k < 2; k++) {
-              grid[o + k] = (stored ? data.grid[g + k]! : (k === 0 ? x : y) + data.offset) + shift;
-              anchors[o + k] = data.anchorGrid[g + k]!;
-            }
-          }
-        }
-      }
+      // The reference's tables; the pre-v6 formula (2s - 0.5 + grid) becomes (2s + (grid - 0.5)).
+      const t = decodeTables(levels[i]!.level, levels[i]!.stride, na, h, w, p);
+      const stride = t.stride;
+      const grid = t.legacy ? t.cells.map((c) => c - 0.5) : t.cells;
+      const anchors = t.anchors;
       const bias = node.weights.has(`m.${i}.bias`) ? [ctx.weight(`m.${i}.bias`)] : [];
       const conv = b.op('Conv', [ctx.input(i), ctx.weight(`m.${i}.weight`), ...bias], { kernel_shape: attr.ints([1, 1]) }, `${base}.m.${i}`);
       const split = b.op('Reshape', [conv, b.i64(`${base}.m.${i}.shape5`, [n, na, no, h, w])], {}, `${base}.m.${i}`);
