@@ -7,6 +7,7 @@ import {
 } from './abi.ts';
 import { activationCode, type Activation } from './activation.ts';
 import { packedDwFloats } from './conv-pack.ts';
+import { regionsOverlap, type Region } from './eltwise-regions.ts';
 import type { SharedMemory } from './wasm.ts';
 
 export interface DwCall {
@@ -82,7 +83,10 @@ export function validateDw(call: DwCall, plan: DwPlan, memoryBytes: number): voi
   if (Math.min(input, w, c) < RESERVED_BYTES) fail(`operands must lie in the arena (at or above ${RESERVED_BYTES})`);
   if (Math.max(inEnd, cEnd, wEnd) > memoryBytes) fail(`operands end past the memory (${memoryBytes} bytes)`);
   const overlap = (a: number, aEnd: number, b: number, bEnd: number) => a < bEnd && b < aEnd;
-  if (overlap(c, cEnd, input, inEnd) || overlap(c, cEnd, w, wEnd)) fail('C overlaps the input or the weights');
+  if (overlap(c, cEnd, w, wEnd)) fail('C overlaps the weights');
+  // Channel slices of one concatenation buffer may interleave without sharing a float.
+  const read: Region = { at: input, rows: batch * height * width, cols: channels, stride: inPixelStride };
+  if (regionsOverlap({ at: c, rows: batch * outHeight * outWidth, cols: channels, stride: ldc }, read)) fail('C overlaps the input');
   if (call.residual) {
     const { r, ldr } = call.residual;
     if (!Number.isInteger(ldr) || ldr < channels) fail(`residual pixel stride ${ldr} must be >= channels`);

@@ -13,6 +13,7 @@ import {
 } from './abi.ts';
 import { activationCode, type Activation } from './activation.ts';
 import { packedConvFloats } from './conv-pack.ts';
+import { regionsOverlap, type Region } from './eltwise-regions.ts';
 import type { SharedMemory } from './wasm.ts';
 
 /** Output pixels per IGEMM micro-tile (GEMM_MR rows). */
@@ -185,9 +186,8 @@ export function validateIgemm(call: IgemmCall, plan: IgemmPlan, memoryBytes: num
   if (Math.min(...starts) < RESERVED_BYTES) fail(`operands must lie in the arena (at or above ${RESERVED_BYTES})`);
   if (Math.max(inEnd, ind + entries.length * 4, wEnd, cEnd) > memoryBytes) fail(`operands end past the memory (${memoryBytes} bytes)`);
   const overlap = (a: number, aEnd: number, b: number, bEnd: number) => a < bEnd && b < aEnd;
-  if (overlap(c, cEnd, input, inEnd) || overlap(c, cEnd, w, wEnd) || overlap(c, cEnd, ind, ind + entries.length * 4)) {
-    fail('C overlaps the input, the weights or the indirection');
-  }
+  if (overlap(c, cEnd, w, wEnd) || overlap(c, cEnd, ind, ind + entries.length * 4)) fail('C overlaps the weights or the indirection');
+  if (overlap(c, cEnd, input, inEnd) && inputSharesC(call, inEnd)) fail('C overlaps the input');
   if (call.residual) {
     const { r, ldr } = call.residual;
     if (!Number.isInteger(ldr) || ldr < groups * n) fail(`residual pixel stride ${ldr} must be >= groups * N`);
@@ -226,4 +226,19 @@ export function writeIgemmParams(memory: SharedMemory, at: number, call: IgemmCa
   u32[IGEMM_ZERO / 4] = call.zero ?? ZERO_BUFFER;
   u32[IGEMM_BATCH / 4] = call.batch;
   u32[IGEMM_IN_IMAGE / 4] = call.inImage;
+}
+
+/**
+ * Whether the input and C share a float, where their byte spans overlap. They may be channel slices of one
+ * concatenation buffer (a convolution reading one branch of a `torch.cat` and writing another): when every
+ * pixel the indirection points at is a whole pixel of C's layout, the two are compared column-wise.
+ */
+function inputSharesC(call: IgemmCall, inEnd: number): boolean {
+  const { input, inImage, entries, c, ldc, pixels, batch, groups, n, k } = call;
+  const pixelBytes = ldc * 4;
+  const wholePixels = inImage % pixelBytes === 0 && groups * k <= ldc && entries.every((e) => e === -1 || e % pixelBytes === 0);
+  if (!wholePixels) return true;
+  const out: Region = { at: c, rows: batch * pixels, cols: groups * n, stride: ldc };
+  const read: Region = { at: input, rows: Math.ceil((inEnd - input) / pixelBytes), cols: groups * k, stride: ldc };
+  return regionsOverlap(out, read);
 }

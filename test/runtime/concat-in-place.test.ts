@@ -81,3 +81,33 @@ test('YOLOv5s: no copies, same outputs', async () => {
     await reference.dispose();
   }
 });
+
+// Inception's shape after CSE: `a` is one slice of the concatenation and also the input of a 3x3 and a
+// depthwise convolution that write the other slices, so each reads and writes one buffer, in different channels.
+const SHARED = `7767517
+6 5
+pnnx.Input in 0 1 x #x=(2,5,9,7)f32
+${conv('ca', 'x', 'a', 5, 6)}
+${conv('cb', 'a', 'b', 6, 7)}
+nn.Conv2d cd 1 1 a d bias=True dilation=(1,1) groups=6 in_channels=6 kernel_size=(3,3) out_channels=6 padding=(1,1) stride=(1,1) @bias=(6)f32 @weight=(6,1,3,3)f32
+torch.cat cat 3 1 a b d y dim=1
+pnnx.Output out 1 0 y
+`;
+
+test('convolutions read one slice of a concatenation and write others in place', async () => {
+  const make = () => {
+    const g = parsePnnxParam(SHARED, 'shared.pnnx.param');
+    initWeights(g, defaultRegistry, 9);
+    return g;
+  };
+  const x = random([2, 5, 9, 7], 4);
+  const reference = await loadModel(make(), { engine: 'reference', optLevel: 0 });
+  const fast = await loadModel(make(), { engine: 'fast', threads: 2, optLevel: 0 });
+  try {
+    assertClose((await fast.run(x)).out!, (await reference.run(x)).out!, 1e-5, 'cat');
+    assert.equal(copies(fast), 0, 'all three slices are written in place');
+  } finally {
+    await fast.dispose();
+    await reference.dispose();
+  }
+});
