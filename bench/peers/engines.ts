@@ -3,6 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { lastValueFrom } from 'rxjs';
+import { importOnnx } from '../../src/format/onnx/import/index.ts';
 import { loadModel } from '../../src/runtime/load.ts';
 import type { Model } from '../../src/runtime/model.ts';
 import type { FastEngineStats } from '../../src/runtime/fast/engine.ts';
@@ -22,20 +23,25 @@ export interface PeerEngine {
   dispose(): Promise<void>;
 }
 
-/** The same seeded values for every engine. */
+/** The same values for every engine: the setup's frame repeated, else seeded uniform [0, 1). */
 export function makeInput(batch: number, s: Setup): Float32Array {
-  return new SeededRandom(s.seed).fillUniform(new Float32Array(numel(frameShape(batch, s.size))), 0, 1);
+  const out = new Float32Array(numel(frameShape(batch, s.size)));
+  if (!s.frame) return new SeededRandom(s.seed).fillUniform(out, 0, 1);
+  for (let b = 0; b < batch; b++) out.set(s.frame, b * s.frame.length);
+  return out;
 }
 
 const ZOO = { resnet18, mobilenet_v2: mobilenetV2, yolov5s } as const;
 
 export async function flowinferEngine(s: Setup): Promise<PeerEngine> {
-  const build = ZOO[s.model as keyof typeof ZOO];
-  if (!build) throw new Error(`unknown zoo model ${s.model}`);
+  const build = s.imported ? undefined : ZOO[s.model as keyof typeof ZOO];
+  if (!build && !s.imported) throw new Error(`unknown zoo model ${s.model}`);
   const [b1, bn] = s.batches;
+  // An imported ONNX model with dynamic dims is read for each batch size.
+  const graph = (batch: number) => build ? build({ size: s.size, batch, seed: s.seed }) : importOnnx(readFileSync(s.onnx[0]), { inputShape: [frameShape(batch, s.size)] });
   // One model per batch size: a Model rebuilds its engine when the input shape changes.
-  const one: Model = await loadModel(build({ size: s.size, batch: b1, seed: s.seed }), { engine: 'fast', threads: s.threads, slots: s.inFlight });
-  const many: Model = await loadModel(build({ size: s.size, batch: bn, seed: s.seed }), { engine: 'fast', threads: s.threads });
+  const one: Model = await loadModel(graph(b1), { engine: 'fast', threads: s.threads, slots: s.inFlight });
+  const many: Model = await loadModel(graph(bn), { engine: 'fast', threads: s.threads });
   const x1 = Tensor.f32(frameShape(b1, s.size), makeInput(b1, s));
   const xn = Tensor.f32(frameShape(bn, s.size), makeInput(bn, s));
   // Warm-up: starts the workers, packs the weights, compiles the kernels.
@@ -44,7 +50,7 @@ export async function flowinferEngine(s: Setup): Promise<PeerEngine> {
   const stats = one.engineStats as FastEngineStats;
   return {
     description: `fast engine, ${stats.simd} SIMD`,
-    runOne: async () => (await one.run(x1)).pnnx_output_0!.f32,
+    runOne: async () => Object.values(await one.run(x1))[0]!.f32,
     runBatch: async () => void (await many.run(xn)),
     async stream(frames) {
       async function* source() {
@@ -65,6 +71,8 @@ interface OrtModule {
   Tensor: new (type: 'float32', data: Float32Array, dims: readonly number[]) => unknown;
 }
 interface OrtSession {
+  readonly inputNames: readonly string[];
+  readonly outputNames: readonly string[];
   run(feeds: Record<string, unknown>): Promise<Record<string, { data: unknown }>>;
   release(): Promise<void>;
 }
@@ -73,9 +81,10 @@ async function ortEngine(ort: OrtModule, s: Setup, options: object, description:
   const [b1, bn] = s.batches;
   const one = await ort.InferenceSession.create(new Uint8Array(readFileSync(s.onnx[0])), options);
   const many = await ort.InferenceSession.create(new Uint8Array(readFileSync(s.onnx[1])), options);
-  const f1 = { pnnx_input_0: new ort.Tensor('float32', makeInput(b1, s), frameShape(b1, s.size)) };
-  const fn = { pnnx_input_0: new ort.Tensor('float32', makeInput(bn, s), frameShape(bn, s.size)) };
-  const runOne = async () => (await one.run(f1)).pnnx_output_0!.data as Float32Array;
+  const [input, output] = [one.inputNames[0]!, one.outputNames[0]!];
+  const f1 = { [input]: new ort.Tensor('float32', makeInput(b1, s), frameShape(b1, s.size)) };
+  const fn = { [input]: new ort.Tensor('float32', makeInput(bn, s), frameShape(bn, s.size)) };
+  const runOne = async () => (await one.run(f1))[output]!.data as Float32Array;
   await runOne();
   await many.run(fn);
   return {

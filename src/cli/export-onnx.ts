@@ -6,7 +6,6 @@ import { writeFileSync } from 'node:fs';
 import { UsageError } from '../errors.ts';
 import { buildOnnxModel, ONNX_OPSET } from '../format/onnx/index.ts';
 import { onnx } from '../format/onnx/proto.ts';
-import { loadPnnxFiles } from '../format/pnnx/load.ts';
 import type { Graph } from '../graph/graph.ts';
 import { DEFAULT_OPT_LEVEL, optimizeGraph, type OptLevel } from '../graph/passes/index.ts';
 import { inferShapes } from '../graph/shapes.ts';
@@ -14,7 +13,7 @@ import { validateGraph } from '../graph/validate.ts';
 import { defaultRegistry } from '../ops/registry.ts';
 import { formatShape } from '../tensor/shape.ts';
 import { humanCount } from './format.ts';
-import { zooGraph } from './model-source.ts';
+import { fileGraph, zooGraph } from './model-source.ts';
 
 export interface ExportOnnxOptions {
   readonly output?: string;
@@ -25,7 +24,7 @@ export interface ExportOnnxOptions {
 
 export function exportOnnxCommand(spec: string, options: ExportOnnxOptions): string {
   if (!options.output) throw new UsageError('give the .onnx file to write with -o');
-  const graph: Graph = zooGraph(spec) ?? loadPnnxFiles(spec, { bin: options.bin });
+  const graph: Graph = zooGraph(spec) ?? fileGraph(spec, { bin: options.bin, inputShape: options.inputShape });
   validateGraph(graph);
   inferShapes(graph, defaultRegistry.bindAll(graph), options.inputShape);
   const level = options.optLevel ?? DEFAULT_OPT_LEVEL;

@@ -3,14 +3,13 @@
 // output (classifier, detector) and the pixel normalisation that goes with it.
 
 import { UsageError } from '../errors.ts';
-import { loadPnnxFiles } from '../format/pnnx/load.ts';
 import type { OptLevel } from '../graph/passes/index.ts';
 import { IMAGENET, UNIT, normalisation, type Normalisation } from '../media/pixels.ts';
 import { readLabels } from '../post/labels.ts';
 import { PostProcessor } from '../post/summarize.ts';
 import { loadModel } from '../runtime/load.ts';
 import type { Model } from '../runtime/model.ts';
-import { zooGraph } from './model-source.ts';
+import { fileGraph, zooGraph } from './model-source.ts';
 
 export interface PixelModelOptions {
   readonly bin?: string;
@@ -64,7 +63,8 @@ export async function openPixelModel(spec: string, options: PixelModelOptions): 
   let graph;
   try {
     // A zoo model is built square at --size; another shape is given as the input shape below.
-    graph = zooGraph(spec, { batch, ...(size && size.width === size.height ? { size: size.width } : {}) }) ?? loadPnnxFiles(spec, { bin: options.bin });
+    graph = zooGraph(spec, { batch, ...(size && size.width === size.height ? { size: size.width } : {}) })
+      ?? fileGraph(spec, { bin: options.bin, ...(size ? { inputShape: [[batch, 3, size.height, size.width]] } : {}) });
   } catch (e) {
     // The zoo's builders state their limits as RangeErrors ("size 100 must be a multiple of 32").
     if (e instanceof RangeError) throw new UsageError(`${spec}: ${e.message}`);

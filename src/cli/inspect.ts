@@ -2,7 +2,6 @@
 // optimises the graph and prints what each pass changed.
 
 import { writeFileSync } from 'node:fs';
-import { loadPnnxFiles } from '../format/pnnx/load.ts';
 import { toDot } from '../graph/dot.ts';
 import type { Graph } from '../graph/graph.ts';
 import { DEFAULT_OPT_LEVEL, optimizeGraph, type OptLevel, type PassReport } from '../graph/passes/index.ts';
@@ -12,7 +11,7 @@ import { validateGraph } from '../graph/validate.ts';
 import { defaultRegistry } from '../ops/registry.ts';
 import { formatShape } from '../tensor/shape.ts';
 import { humanCount, table } from './format.ts';
-import { zooGraph } from './model-source.ts';
+import { fileGraph, zooGraph } from './model-source.ts';
 
 export interface InspectOptions {
   readonly inputShape?: number[][];
@@ -33,7 +32,7 @@ function formatPasses(reports: readonly PassReport[]): string {
 }
 
 export function inspectCommand(spec: string, options: InspectOptions): string {
-  const graph: Graph = zooGraph(spec, { weights: false }) ?? loadPnnxFiles(spec, { weights: 'optional' });
+  const graph: Graph = zooGraph(spec, { weights: false }) ?? fileGraph(spec, { weights: 'optional', inputShape: options.inputShape });
   validateGraph(graph);
   inferShapes(graph, defaultRegistry.bindAll(graph), options.inputShape);
   const reports = options.passes || options.optLevel !== undefined

@@ -1,8 +1,11 @@
-// What a CLI <model> argument names: a .pnnx.param file, or `zoo:<name>` for a model built in code with
-// seeded weights (zoo:resnet18, zoo:mobilenet_v2, zoo:yolov5s), which works on a fresh clone.
+// What a CLI <model> argument names: a .pnnx.param file, an .onnx file, or `zoo:<name>` for a model built in
+// code with seeded weights (zoo:resnet18, zoo:mobilenet_v2, zoo:yolov5s), which works on a fresh clone.
 
 import { UsageError } from '../errors.ts';
 import type { Graph } from '../graph/graph.ts';
+import type { InputShapes } from '../graph/shapes.ts';
+import { isOnnxPath, loadOnnxFile } from '../format/onnx/import/index.ts';
+import { loadPnnxFiles, type LoadFilesOptions } from '../format/pnnx/load.ts';
 import { loadModel, type LoadOptions } from '../runtime/load.ts';
 import type { Model } from '../runtime/model.ts';
 import { mobilenetV2, resnet18, yolov5s } from '../zoo/index.ts';
@@ -24,4 +27,12 @@ export function zooGraph(spec: string, options: ZooOptions = {}): Graph | undefi
 
 export async function openModel(spec: string, options: LoadOptions & ZooOptions = {}): Promise<Model> {
   return loadModel(zooGraph(spec, options) ?? spec, options);
+}
+
+/**
+ * The graph of a model file: an .onnx model (imported for `inputShape` when it has dynamic dims), else a
+ * .pnnx.param with its weights.
+ */
+export function fileGraph(path: string, options: LoadFilesOptions & { readonly inputShape?: InputShapes } = {}): Graph {
+  return isOnnxPath(path) ? loadOnnxFile(path, { inputShape: options.inputShape }) : loadPnnxFiles(path, options);
 }

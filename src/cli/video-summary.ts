@@ -34,7 +34,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export function videoSummary(r: VideoRun): string {
   const { info, pm, progress: bar } = r;
   const stats = pm.model.engineStats as FastEngineStats | undefined;
-  const kind = pm.post.kind.kind === 'detect' ? 'detector' : pm.post.kind.kind === 'classify' ? 'classifier' : 'raw outputs';
+  const kind = { detect: 'detector', classify: 'classifier', text: 'text detector', raw: 'raw outputs' }[pm.post.kind.kind];
   const seconds = (ms: number) => (ms / 1000).toFixed(1);
   const rows: Array<[string, string]> = [
     ['input', [

@@ -1,19 +1,23 @@
 // What a model's first output means, and one frame's outputs turned into results worth printing or
 // writing: top-k classes for a classifier (N, classes), boxes after decoding and NMS for a YOLOv5-style
-// detector (N, boxes, 5 + classes), and a numeric summary for anything else.
+// detector (N, boxes, 5 + classes), text boxes for a text detector's probability map (N, 1, H, W:
+// PP-OCR's DB detector), and a numeric summary for anything else.
 
 import type { ModelOutputs, TensorInfo } from '../runtime/io.ts';
 import { scaleBoxes } from './boxes.ts';
 import { probabilities, topK } from './classify.ts';
 import { defaultLabels } from './labels.ts';
+import { textRegions } from './text-regions.ts';
 import { detectBoxes, type YoloOptions } from './yolo.ts';
 
 export type OutputKind =
   | { readonly kind: 'detect'; readonly rows: number; readonly no: number; readonly classes: number }
   | { readonly kind: 'classify'; readonly classes: number }
+  | { readonly kind: 'text' }
   | { readonly kind: 'raw' };
 
 export function outputKind(shape: readonly number[]): OutputKind {
+  if (shape.length === 4 && shape[1] === 1) return { kind: 'text' };
   if (shape.length === 3 && shape[2]! >= 6) return { kind: 'detect', rows: shape[1]!, no: shape[2]!, classes: shape[2]! - 5 };
   if (shape.length === 2 && shape[1]! >= 1) return { kind: 'classify', classes: shape[1]! };
   return { kind: 'raw' };
@@ -69,7 +73,7 @@ export class PostProcessor {
     private readonly options: PostOptions = {},
   ) {
     this.kind = outputKind(outputs[0]!.shape);
-    this.labels = this.kind.kind === 'raw' ? undefined : defaultLabels(this.kind.kind, this.kind.classes, options.labels);
+    this.labels = this.kind.kind === 'raw' || this.kind.kind === 'text' ? undefined : defaultLabels(this.kind.kind, this.kind.classes, options.labels);
   }
 
   /** The results of image `b` of a batch of outputs. */
@@ -82,6 +86,11 @@ export class PostProcessor {
       const sx = geometry.width / geometry.inputWidth;
       const sy = geometry.height / geometry.inputHeight;
       return { boxes: scaleBoxes(boxes, sx, sy, geometry.width, geometry.height).map((d) => ({ ...d, ...label(d.classId) })) };
+    }
+    if (this.kind.kind === 'text') {
+      const [h, w] = first.shape.slice(2) as [number, number];
+      const regions = textRegions(first.f32, w, h, { scaleX: geometry.width / w, scaleY: geometry.height / h }, b * h * w);
+      return { boxes: regions.map((r) => ({ x1: r.x1, y1: r.y1, x2: r.x2, y2: r.y2, score: r.score, classId: 0, label: 'text' })) };
     }
     if (this.kind.kind === 'classify') {
       const n = this.kind.classes;

@@ -1,7 +1,8 @@
-// loadModel: from a .pnnx.param path (weights from the .pnnx.bin beside it) or an in-memory graph
+// loadModel: from a .pnnx.param path (weights from the .pnnx.bin beside it), an .onnx path, or an in-memory graph
 // (src/zoo) to a runnable Model.
 
 import { loadPnnxFiles } from '../format/pnnx/load.ts';
+import { isOnnxPath, loadOnnxFile } from '../format/onnx/import/index.ts';
 import type { Graph } from '../graph/graph.ts';
 import { inferShapes, type InputShapes } from '../graph/shapes.ts';
 import { validateGraph } from '../graph/validate.ts';
@@ -39,7 +40,9 @@ export interface LoadOptions {
 export async function loadModel(source: string | Graph, options: LoadOptions = {}): Promise<Model> {
   const engine = options.engine ?? 'fast';
   if (engine !== 'reference' && engine !== 'fast') throw new UsageError(`unknown engine "${String(engine)}" (engines: fast, reference)`);
-  const graph = typeof source === 'string' ? loadPnnxFiles(source, { bin: options.bin }) : source;
+  const graph = typeof source === 'string'
+    ? isOnnxPath(source) ? loadOnnxFile(source, { inputShape: options.inputShape }) : loadPnnxFiles(source, { bin: options.bin })
+    : source;
   validateGraph(graph);
   inferShapes(graph, defaultRegistry.bindAll(graph), options.inputShape);
   const level = options.optLevel ?? DEFAULT_OPT_LEVEL;

@@ -1,6 +1,7 @@
 // Helpers for the ONNX export tests: onnxruntime-node as the oracle, graphs from .pnnx.param lines, graph
 // copies (the optimiser rewrites a loaded graph in place), and the worst relative difference of a comparison.
 
+import assert from 'node:assert/strict';
 import * as ort from 'onnxruntime-node';
 import { parsePnnxParam } from '../../src/format/pnnx/parse-param.ts';
 import { Graph, type Weight } from '../../src/graph/graph.ts';
@@ -26,8 +27,12 @@ export async function runOrt(model: Uint8Array, inputs: Readonly<Record<string, 
   }
 }
 
-/** max |got - want| / max |want|: the figure the tolerance bounds. */
-export function relativeDiff(got: Tensor, want: Tensor): number {
+/**
+ * max |got - want| / max |want|: the figure the tolerance bounds (or / floor when max |want| is smaller: a
+ * map of probabilities near 0).
+ */
+export function relativeDiff(got: Tensor, want: Tensor, floor = 0): number {
+  assert.deepEqual([...got.shape], [...want.shape], `shape ${got.shape.join('x')}, expected ${want.shape.join('x')}`);
   let scale = 0;
   let worst = 0;
   const g = got.f32;
@@ -36,6 +41,7 @@ export function relativeDiff(got: Tensor, want: Tensor): number {
     scale = Math.max(scale, Math.abs(w[i]!));
     worst = Math.max(worst, Math.abs(g[i]! - w[i]!));
   }
+  scale = Math.max(scale, floor);
   return scale === 0 ? worst : worst / scale;
 }
 
