@@ -17,3 +17,6 @@ export { defaultRegistry, OpRegistry } from './ops/registry.ts';
 export type { OpDef, BoundOp, ShapeInfo } from './ops/op.ts';
 export { resnet18, mobilenetV2, yolov5s, initWeights, GraphBuilder } from './zoo/index.ts';
 export * as expr from './expr/index.ts';
+export type { Frame, FrameSource, StreamOptions, StreamResult, FrameResult, FrameError, FrameMetrics, DropPolicy } from './stream/types.ts';
+export { importOnnx, loadOnnxFile, OnnxImportError, OnnxModelError, type OnnxImportOptions } from './format/onnx/import/index.ts';
+export { exportOnnx, OnnxExportError, type OnnxExportOptions } from './format/onnx/index.ts';
