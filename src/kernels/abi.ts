@@ -129,6 +129,9 @@ export const GEMM_LDR = 52;
 //  60 ZERO      u32  byte offset of at least K zero floats
 //  64 BATCH     u32  images
 //  68 IN_IMAGE  u32  bytes from one input image to the next
+//  72 C_IMAGE   u32  bytes from one output image to the next (PIXELS * LDC * 4 for a dense output; a
+//                    transposed convolution's tap writes every s-th pixel of every s-th row, one input row
+//                    per image). The residual, when there is one, is always dense (PIXELS * LDR floats).
 // Work unit u (f32_igemm_4x8(p, u0, u1)): tile u % T (T = ceil(PIXELS / 4)), then image, then panel chunk,
 // then group, so consecutive units share their weights.
 export const IGEMM_IN = 0;
@@ -148,6 +151,7 @@ export const IGEMM_LDR = 52;
 export const IGEMM_ZERO = 60;
 export const IGEMM_BATCH = 64;
 export const IGEMM_IN_IMAGE = 68;
+export const IGEMM_C_IMAGE = 72;
 export const IGEMM_PARAMS_BYTES = 128;
 
 // Depthwise parameter block (f32_dwconv): 128 bytes. out[b, oy, ox, c] = act(bias[c] + R[b, oy, ox, c] +

@@ -7,7 +7,7 @@
 import { FlowinferError } from '../errors.ts';
 import {
   GEMM_NR,
-  IGEMM_ACT, IGEMM_ALPHA, IGEMM_BATCH, IGEMM_C, IGEMM_CHUNK, IGEMM_IN, IGEMM_IN_IMAGE, IGEMM_IND, IGEMM_K,
+  IGEMM_ACT, IGEMM_ALPHA, IGEMM_BATCH, IGEMM_C, IGEMM_C_IMAGE, IGEMM_CHUNK, IGEMM_IN, IGEMM_IN_IMAGE, IGEMM_IND, IGEMM_K,
   IGEMM_LDC, IGEMM_LDR, IGEMM_N, IGEMM_PARAMS_BYTES, IGEMM_PIXELS, IGEMM_R, IGEMM_TAPS, IGEMM_W, IGEMM_ZERO,
   RESERVED_BYTES, ZERO_BUFFER,
 } from './abi.ts';
@@ -109,6 +109,11 @@ export interface IgemmCall {
   readonly w: number;
   readonly c: number;
   readonly ldc: number;
+  /**
+   * Bytes from one output image to the next, at least pixels * ldc * 4 (the default, a dense output).
+   * Larger for a transposed convolution's tap, which writes every s-th pixel of every s-th output row.
+   */
+  readonly cImage?: number;
   readonly pixels: number;
   readonly batch: number;
   readonly groups: number;
@@ -165,6 +170,9 @@ export function validateIgemm(call: IgemmCall, plan: IgemmPlan, memoryBytes: num
     if (!Number.isInteger(value) || value < 1) fail(`${name} must be a positive integer`);
   }
   if (ldc < groups * n) fail('ldc must be >= groups * N');
+  const cImage = outImageBytes(call);
+  if (!Number.isInteger(cImage) || cImage % 4 !== 0 || cImage < pixels * ldc * 4) fail(`the output image stride ${cImage} must be a multiple of 4 bytes, at least pixels * ldc * 4`);
+  if (call.residual && cImage !== pixels * ldc * 4) fail('a residual needs a dense output (no custom output image stride)');
   if (input % 4 !== 0 || c % 4 !== 0 || ind % 4 !== 0 || inImage % 4 !== 0) fail('input, c, the indirection and the image size must be 4-byte aligned');
   if (w % 16 !== 0) fail('packed weights must be 16-byte aligned');
   const tiles = Math.ceil(pixels / IGEMM_TILE_PIXELS);
@@ -180,14 +188,13 @@ export function validateIgemm(call: IgemmCall, plan: IgemmPlan, memoryBytes: num
   if (plan.units !== units) fail(`the plan has ${plan.units} units, expected ${units}`);
   const inEnd = input + (batch - 1) * inImage + inBytes;
   const wEnd = w + packedConvFloats(groups * n, groups, k, taps) * 4;
-  const outFloats = ((batch * pixels - 1) * ldc + groups * n);
-  const cEnd = c + outFloats * 4;
+  const cEnd = c + (batch - 1) * cImage + ((pixels - 1) * ldc + groups * n) * 4;
   const starts = [input, ind, w, c, call.zero ?? RESERVED_BYTES];
   if (Math.min(...starts) < RESERVED_BYTES) fail(`operands must lie in the arena (at or above ${RESERVED_BYTES})`);
   if (Math.max(inEnd, ind + entries.length * 4, wEnd, cEnd) > memoryBytes) fail(`operands end past the memory (${memoryBytes} bytes)`);
   const overlap = (a: number, aEnd: number, b: number, bEnd: number) => a < bEnd && b < aEnd;
   if (overlap(c, cEnd, w, wEnd) || overlap(c, cEnd, ind, ind + entries.length * 4)) fail('C overlaps the weights or the indirection');
-  if (overlap(c, cEnd, input, inEnd) && inputSharesC(call, inEnd)) fail('C overlaps the input');
+  if (overlap(c, cEnd, input, inEnd) && inputSharesC(call, inEnd, cEnd)) fail('C overlaps the input');
   if (call.residual) {
     const { r, ldr } = call.residual;
     if (!Number.isInteger(ldr) || ldr < groups * n) fail(`residual pixel stride ${ldr} must be >= groups * N`);
@@ -226,19 +233,26 @@ export function writeIgemmParams(memory: SharedMemory, at: number, call: IgemmCa
   u32[IGEMM_ZERO / 4] = call.zero ?? ZERO_BUFFER;
   u32[IGEMM_BATCH / 4] = call.batch;
   u32[IGEMM_IN_IMAGE / 4] = call.inImage;
+  u32[IGEMM_C_IMAGE / 4] = outImageBytes(call);
 }
+
+const outImageBytes = (call: IgemmCall) => call.cImage ?? call.pixels * call.ldc * 4;
+
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 
 /**
  * Whether the input and C share a float, where their byte spans overlap. They may be channel slices of one
  * concatenation buffer (a convolution reading one branch of a `torch.cat` and writing another): when every
- * pixel the indirection points at is a whole pixel of C's layout, the two are compared column-wise.
+ * pixel the kernel reads or writes starts on a multiple of one pixel size (the gcd of the strides and
+ * offsets), the two are compared column-wise over whole rows of that size (a superset of C's pixels when
+ * the output image stride skips some).
  */
-function inputSharesC(call: IgemmCall, inEnd: number): boolean {
-  const { input, inImage, entries, c, ldc, pixels, batch, groups, n, k } = call;
-  const pixelBytes = ldc * 4;
-  const wholePixels = inImage % pixelBytes === 0 && groups * k <= ldc && entries.every((e) => e === -1 || e % pixelBytes === 0);
-  if (!wholePixels) return true;
-  const out: Region = { at: c, rows: batch * pixels, cols: groups * n, stride: ldc };
-  const read: Region = { at: input, rows: Math.ceil((inEnd - input) / pixelBytes), cols: groups * k, stride: ldc };
+function inputSharesC(call: IgemmCall, inEnd: number, cEnd: number): boolean {
+  const { input, inImage, entries, c, ldc, groups, n, k } = call;
+  let unit = gcd(gcd(ldc * 4, outImageBytes(call)), inImage);
+  for (const e of entries) if (e > 0) unit = gcd(unit, e);
+  if (groups * n * 4 > unit || groups * k * 4 > unit) return true;
+  const out: Region = { at: c, rows: Math.ceil((cEnd - c) / unit), cols: groups * n, stride: unit / 4 };
+  const read: Region = { at: input, rows: Math.ceil((inEnd - input) / unit), cols: groups * k, stride: unit / 4 };
   return regionsOverlap(out, read);
 }

@@ -5,7 +5,7 @@
 // the tiles' input pixels pass through L1 (the GEMM's blocking, gemm.ts).
 import {
   ACT_HARDSIGMOID, ACT_HARDSWISH, ACT_LEAKY_RELU, ACT_NONE, ACT_RELU, ACT_RELU6, ACT_SIGMOID, ACT_SILU,
-  IGEMM_ACT, IGEMM_ALPHA, IGEMM_BATCH, IGEMM_C, IGEMM_CHUNK, IGEMM_IN, IGEMM_IN_IMAGE, IGEMM_IND,
+  IGEMM_ACT, IGEMM_ALPHA, IGEMM_BATCH, IGEMM_C, IGEMM_C_IMAGE, IGEMM_CHUNK, IGEMM_IN, IGEMM_IN_IMAGE, IGEMM_IND,
   IGEMM_K, IGEMM_LDC, IGEMM_LDR, IGEMM_N, IGEMM_PIXELS, IGEMM_R, IGEMM_TAPS, IGEMM_W, IGEMM_ZERO,
 } from '../abi';
 import { igemm4x8 } from './igemm-4x8';
@@ -27,6 +27,7 @@ import { igemm4x8 } from './igemm-4x8';
   const zero = <usize>load<u32>(p, IGEMM_ZERO);
   const batch = load<i32>(p, IGEMM_BATCH);
   const inImage = <usize>load<u32>(p, IGEMM_IN_IMAGE);
+  const cImage = <usize>load<u32>(p, IGEMM_C_IMAGE);
   const alpha = v128.load32_splat(p, IGEMM_ALPHA);
   const tiles = (pixels + 3) >> 2;
   const panels = (n + 7) >> 3;
@@ -50,10 +51,10 @@ import { igemm4x8 } from './igemm-4x8';
     const q3 = min(q0 + 3, last);
     const image = <usize>b * <usize>pixels;
     const channel = <usize>(g * n) * 4;
-    const cb = c + channel;
+    const cb = c + <usize>b * cImage + channel;
     const rb = r + channel;
-    const c0 = cb + (image + <usize>q0) * ldc, c1 = cb + (image + <usize>q1) * ldc;
-    const c2 = cb + (image + <usize>q2) * ldc, c3 = cb + (image + <usize>q3) * ldc;
+    const c0 = cb + <usize>q0 * ldc, c1 = cb + <usize>q1 * ldc;
+    const c2 = cb + <usize>q2 * ldc, c3 = cb + <usize>q3 * ldc;
     const r0 = rb + (image + <usize>q0) * ldr, r1 = rb + (image + <usize>q1) * ldr;
     const r2 = rb + (image + <usize>q2) * ldr, r3 = rb + (image + <usize>q3) * ldr;
     const tileInd = ind + <usize>tile * <usize>taps * 16;
