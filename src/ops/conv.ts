@@ -44,13 +44,14 @@ export const convTranspose2d: OpDef = {
   bind(node) {
     const params = parseConvParams(node, true);
     const p: ParamReader = new ParamReader(node);
+    const activation = readFusedActivation(node);
     return {
       infer: (inputs) => inferConv(node, params, true, inputs),
       macs: (inputs, outputs) => convMacs(params, true, inputs, outputs),
       reference(inputs) {
         inferConv(node, params, true, inputs);
         const bias = params.hasBias ? p.weightF32('bias') : undefined;
-        return [convTranspose2dReference(params, inputs[0]!, p.weightF32('weight'), bias)];
+        return [applyFused(convTranspose2dReference(params, inputs[0]!, p.weightF32('weight'), bias), activation)];
       },
     };
   },

@@ -44,6 +44,12 @@ const CONVOLUTIONS: OpCase[] = [
     name: 'ConvTranspose output_padding 2 > end pad 1: padded and cropped', type: 'nn.ConvTranspose2d',
     args: 'in_channels=4 out_channels=2 kernel_size=(3,3) stride=(2,1) dilation=(3,3) padding=(1,0) output_padding=(2,2) @weight=(4,2,3,3)f32 @bias=(2)f32', inputs: [[1, 4, 4, 5]],
   },
+  { name: 'ConvTranspose kernel = stride with a fused Sigmoid', type: 'nn.ConvTranspose2d', args: 'in_channels=4 out_channels=1 kernel_size=(2,2) stride=(2,2) flowinfer.activation=nn.Sigmoid @weight=(4,1,2,2)f32 @bias=(1)f32', inputs: [[1, 4, 3, 5]] },
+  {
+    name: 'ConvTranspose padded and cropped, with a fused LeakyReLU', type: 'nn.ConvTranspose2d',
+    args: 'in_channels=4 out_channels=2 kernel_size=(3,3) stride=(2,1) dilation=(3,3) padding=(1,0) output_padding=(2,2) flowinfer.activation=nn.LeakyReLU flowinfer.activation.negative_slope=0.2 @weight=(4,2,3,3)f32 @bias=(2)f32',
+    inputs: [[1, 4, 4, 5]],
+  },
   { name: 'ConvTranspose unbatched', type: 'nn.ConvTranspose2d', args: 'in_channels=4 out_channels=2 kernel_size=(2,2) stride=(2,2) @weight=(4,2,2,2)f32 @bias=(2)f32', inputs: [[4, 3, 3]] },
 ];
 

@@ -103,6 +103,29 @@ test('fold-batchnorm folds into the convolution; not when the convolution has an
   assert.deepEqual(runPasses(shared, [foldBatchNorms], ctx())[0]!.changes, []);
 });
 
+test('a grouped ConvTranspose2d takes the batch norm (scaled on weight dim 1, per group) and the activation after it; not a second batch norm or a shared output', async () => {
+  // groups=2: Cin 4 = 2 x 2, Cout 6 = 2 x 3; the weight is (Cin, Cout / groups, kh, kw) = (4, 3, 3, 3).
+  const deconv = (name: string, i: string, o: string) =>
+    `nn.ConvTranspose2d ${name} 1 1 ${i} ${o} bias=True dilation=(1,1) groups=2 in_channels=4 kernel_size=(3,3) out_channels=6 output_padding=(1,1) padding=(1,1) stride=(2,2) @bias=(6)f32 @weight=(4,3,3,3)f32`;
+  const bn = (name: string, i: string, o: string) => `nn.BatchNorm2d ${name} 1 1 ${i} ${o} affine=True eps=0.001 num_features=6 @bias=(6)f32 @running_mean=(6)f32 @running_var=(6)f32 @weight=(6)f32`;
+  const body = [deconv('ct', 'x', 'a'), bn('bn', 'a', 'b'), 'nn.Sigmoid s 1 1 b d', 'pnnx.Output out 1 0 d'];
+  const folded = await runAndCompare(() => graphOf(body), foldBatchNorms);
+  assert.deepEqual(types(folded.graph), ['pnnx.Input', 'nn.ConvTranspose2d', 'nn.Sigmoid', 'pnnx.Output']);
+  const fused = await runAndCompare(() => {
+    const g = graphOf(body);
+    runPasses(g, [foldBatchNorms], ctx());
+    return g;
+  }, fuseActivations);
+  assert.deepEqual(types(fused.graph), ['pnnx.Input', 'nn.ConvTranspose2d', 'pnnx.Output']);
+  assert.deepEqual(fused.graph.nodes[1]!.params.get('flowinfer.activation'), { kind: 'string', value: 'nn.Sigmoid' });
+  // Once an activation is fused in, a batch norm after it cannot fold (it would have to go before the activation).
+  const afterActivation = graphOf([deconv('ct', 'x', 'a'), 'nn.ReLU r 1 1 a b', bn('bn', 'b', 'd'), 'pnnx.Output out 1 0 d']);
+  runPasses(afterActivation, [fuseActivations], ctx());
+  assert.deepEqual(runPasses(afterActivation, [foldBatchNorms], ctx())[0]!.changes, []);
+  const shared = graphOf([deconv('ct', 'x', 'a'), bn('bn', 'a', 'b'), 'pnnx.Output out 1 0 b', 'pnnx.Output out2 1 0 a']);
+  assert.deepEqual(runPasses(shared, [foldBatchNorms], ctx())[0]!.changes, []);
+});
+
 test('fuse-activations takes a sole-consumer activation; not one whose input is also used elsewhere or is an output', async () => {
   const { graph } = await runAndCompare(() => graphOf([CONV('c', 'x', 'a'), 'nn.ReLU6 r 1 1 a b', 'pnnx.Output out 1 0 b']), fuseActivations);
   assert.deepEqual(types(graph), ['pnnx.Input', 'nn.Conv2d', 'pnnx.Output']);

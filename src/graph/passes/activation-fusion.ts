@@ -1,4 +1,4 @@
-// Activation fusion: a convolution or linear layer whose only consumer is an activation the kernels can
+// Activation fusion: a convolution (plain or transposed) or linear layer whose only consumer is an activation the kernels can
 // apply in their epilogue takes it over (ops/fused-activation.ts); one pass over memory instead of two.
 
 import { ACTIVATION_PARAM, fusedActivationParams } from '../../ops/fused-activation.ts';
@@ -6,7 +6,7 @@ import { FUSABLE_ACTIVATIONS } from '../../ops/fast/epilogue.ts';
 import type { Pass } from './pass.ts';
 import { absorbInto, describe, soleConsumer } from './util.ts';
 
-const PRODUCERS = new Set(['nn.Conv2d', 'nn.Linear']);
+const PRODUCERS = new Set(['nn.Conv2d', 'nn.ConvTranspose2d', 'nn.Linear']);
 
 export const fuseActivations: Pass = {
   name: 'fuse-activations',

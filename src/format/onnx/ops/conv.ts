@@ -60,26 +60,30 @@ export const convTransposeExport: ExportFamily = {
   export(ctx) {
     const { b, base } = ctx;
     const c = parseConvParams(ctx.node, true);
+    const act = hasFusedActivation(ctx.node);
     const w = ctx.weight('weight');
     const plan = convTransposePlan(c);
+    let y: string;
     if (plan !== 'crop') {
       const end = plan === 'direct' ? c.padEnd : [c.padEnd[0] - c.outputPadding[0], c.padEnd[1] - c.outputPadding[1]];
       const bias = c.hasBias ? [ctx.weight('bias')] : [];
-      batched(ctx, true, (x, out) => b.op('ConvTranspose', [x, w, ...bias], {
+      y = batched(ctx, !act, (x, out) => b.op('ConvTranspose', [x, w, ...bias], {
         ...commonAttrs(c),
         pads: attr.ints([c.padBegin[0], c.padBegin[1], end[0]!, end[1]!]),
         output_padding: attr.ints(plan === 'direct' ? c.outputPadding : [0, 0]),
       }, base, out));
-      return;
+    } else {
+      const [oh, ow] = ctx.outputShape().slice(-2) as [number, number];
+      y = batched(ctx, !act, (x, out) => {
+        const full = b.op('ConvTranspose', [x, w], { ...commonAttrs(c), pads: attr.ints([0, 0, 0, 0]) }, base);
+        const grow = [0, 1].map((i) => Math.max(0, c.outputPadding[i]! - c.padEnd[i]!));
+        const padded = b.op('Pad', [full, b.i64(`${base}.tail`, [0, 0, 0, 0, 0, 0, grow[0]!, grow[1]!])], {}, base);
+        const window = b.slice(base, padded, c.padBegin, [c.padBegin[0] + oh, c.padBegin[1] + ow], [2, 3], undefined, c.hasBias ? undefined : out);
+        if (!c.hasBias) return window;
+        return b.op('Add', [window, b.f32(`${ctx.node.name}.bias_c11`, [c.outChannels, 1, 1], ctx.p.weightF32('bias'))], {}, base, out);
+      });
     }
-    const [oh, ow] = ctx.outputShape().slice(-2) as [number, number];
-    batched(ctx, true, (x, out) => {
-      const full = b.op('ConvTranspose', [x, w], { ...commonAttrs(c), pads: attr.ints([0, 0, 0, 0]) }, base);
-      const grow = [0, 1].map((i) => Math.max(0, c.outputPadding[i]! - c.padEnd[i]!));
-      const padded = b.op('Pad', [full, b.i64(`${base}.tail`, [0, 0, 0, 0, 0, 0, grow[0]!, grow[1]!])], {}, base);
-      const window = b.slice(base, padded, c.padBegin, [c.padBegin[0] + oh, c.padBegin[1] + ow], [2, 3], undefined, c.hasBias ? undefined : out);
-      if (!c.hasBias) return window;
-      return b.op('Add', [window, b.f32(`${ctx.node.name}.bias_c11`, [c.outChannels, 1, 1], ctx.p.weightF32('bias'))], {}, base, out);
-    });
+    // The optimiser may have fused an activation in (activation-fusion.ts): it follows, as for Conv.
+    if (act) emitFusedActivation(ctx, y, ctx.output());
   },
 };
