@@ -125,7 +125,7 @@ export class ConvRig {
   }
 }
 
-const SENTINEL = 0x7fc0dead; // a NaN: an output gap that still holds it was not written
+export const SENTINEL = 0x7fc0dead; // a NaN: an output gap that still holds it was not written
 
 /** Runs the spec through the lowering and kernels; returns the first mismatch as a message, or undefined. */
 export function runConvCase(rig: ConvRig, s: ConvSpec): string | undefined {
@@ -209,12 +209,12 @@ export function prepareConvCase(rig: ConvRig, s: ConvSpec): PreparedConv | strin
   return { steps, slotBases, check };
 }
 
-function write(memory: SharedMemory, base: number, v: TensorView, t: Tensor): void {
+export function write(memory: SharedMemory, base: number, v: TensorView, t: Tensor): void {
   const [n, ch, h, w] = v.shape as [number, number, number, number];
   nchwToNhwc(t.f32, new Float32Array(memory.buffer, base + v.offset, viewFloats(v)), n, ch, h, w, v.pixelStride);
 }
 
-function read(memory: SharedMemory, base: number, v: TensorView): Tensor {
+export function read(memory: SharedMemory, base: number, v: TensorView): Tensor {
   const [n, ch, h, w] = v.shape as [number, number, number, number];
   const out = new Float32Array(n * ch * h * w);
   nhwcToNchw(new Float32Array(memory.buffer, base + v.offset, viewFloats(v)), out, n, ch, h, w, v.pixelStride);
@@ -222,7 +222,7 @@ function read(memory: SharedMemory, base: number, v: TensorView): Tensor {
 }
 
 /** Runs every tile of a step for `slot` in the given order (`pieces`: each tile's range cut in random parts). */
-function runStep(k: KernelExports, planned: PlannedStep, slot: number, order: TileOrder, random: () => number): void {
+export function runStep(k: KernelExports, planned: PlannedStep, slot: number, order: TileOrder, random: () => number): void {
   const step = planned.step;
   const tiles = Array.from({ length: planned.tiles }, (_, i) => i);
   if (order === 'reverse') tiles.reverse();
@@ -269,7 +269,7 @@ function expected(c: ConvParams, s: ConvSpec, x: Tensor, weight: Float32Array, b
 }
 
 /** Within 1e-5 of the largest magnitude (of the output, or of the pre-activation times the slope). */
-function compare(got: Tensor, want: { y: Float32Array; scale: number; shape: readonly number[] }, label: string): string | undefined {
+export function compare(got: Tensor, want: { y: Float32Array; scale: number; shape: readonly number[] }, label: string): string | undefined {
   const tolerance = 1e-5 * want.scale;
   const [, ch, h, w] = want.shape as [number, number, number, number];
   for (let i = 0; i < want.y.length; i++) {
@@ -284,7 +284,7 @@ function compare(got: Tensor, want: { y: Float32Array; scale: number; shape: rea
 }
 
 /** Only the output's own floats changed in the slot (inputs intact, gaps still sentinels). */
-function untouched(memory: SharedMemory, base: number, before: Uint32Array, inputs: TensorView[], output: TensorView, label: string): string | undefined {
+export function untouched(memory: SharedMemory, base: number, before: Uint32Array, inputs: TensorView[], output: TensorView, label: string): string | undefined {
   const now = new Uint32Array(memory.buffer, base, before.length);
   const [n, ch, h, w] = output.shape as [number, number, number, number];
   const o0 = output.offset / 4;

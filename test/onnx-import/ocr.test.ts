@@ -11,7 +11,8 @@ import { importOnnxModel } from '../../src/format/onnx/import/index.ts';
 import { iou } from '../../src/post/boxes.ts';
 import { textRegions } from '../../src/post/text-regions.ts';
 import { loadModel } from '../../src/runtime/load.ts';
-import type { Tensor } from '../../src/tensor/tensor.ts';
+import type { FastEngineStats } from '../../src/runtime/fast/engine.ts';
+import { Tensor } from '../../src/tensor/tensor.ts';
 import { RELATIVE } from './models.ts';
 import {
   CLASSIFIER, ctcDecode, DET_NORM, DETECTOR, photo, PHOTOS, planar, RECOGNISER, recogniserKeys, REC_NORM, renderText, SKIP_OCR, SKIP_PHOTOS,
@@ -72,6 +73,21 @@ test('PP-OCRv4 detector: rendered text at two sizes, found where it was drawn', 
       assert.equal(regions.length, 1, `${engine}: one text region expected in the ${p.width}x${p.height} picture, got ${JSON.stringify(regions)}`);
       assert.ok(best >= 0.6, `${engine}: the region found overlaps the drawn text by IoU ${best.toFixed(2)}`);
     });
+  }
+});
+
+test('PP-OCRv4 detector: both ConvTranspose2d take their batch norm and activation and run on fast kernels', { skip: SKIP_OCR }, async () => {
+  const imported = importOnnxModel(readFileSync(DETECTOR), { file: basename(DETECTOR), inputShape: [[1, 3, 64, 64]] });
+  const model = await loadModel(imported.graph, { engine: 'fast', threads: 2 });
+  try {
+    await model.run(Tensor.f32([1, 3, 64, 64], new Float32Array(3 * 64 * 64)));
+    const deconvs = model.graph.nodes.filter((n) => n.type === 'nn.ConvTranspose2d');
+    assert.deepEqual(deconvs.map((n) => n.params.get('flowinfer.activation')), [{ kind: 'string', value: 'nn.ReLU' }, { kind: 'string', value: 'nn.Sigmoid' }]);
+    assert.ok(!model.graph.nodes.some((n) => n.type === 'nn.BatchNorm2d'), 'every batch norm folded');
+    const fallback = (model.engineStats as FastEngineStats).fallbackNodes;
+    assert.deepEqual(fallback.filter((n) => n.startsWith('nn.ConvTranspose2d')), [], `on the fallback: ${fallback.join(', ')}`);
+  } finally {
+    await model.dispose();
   }
 });
 

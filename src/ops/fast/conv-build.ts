@@ -29,7 +29,7 @@ export interface ConvViews {
   readonly residual: TensorView | undefined;
 }
 
-const dims = (v: TensorView) => v.shape as readonly [number, number, number, number];
+export const dims = (v: TensorView) => v.shape as readonly [number, number, number, number];
 const borderMode = (c: ConvParams): BorderMode => (c.paddingMode === 'zeros' ? 'constant' : c.paddingMode);
 
 function windows(c: ConvParams, input: TensorView, output: TensorView): [Window, Window] {
@@ -51,13 +51,13 @@ function padTable(size: number, before: number, after: number, mode: BorderMode)
   return Int32Array.from({ length: before + size + after }, (_, i) => borderIndex(i - before, size, mode));
 }
 
-function storeI32(ctx: BuildContext, values: Int32Array): number {
+export function storeI32(ctx: BuildContext, values: Int32Array): number {
   const at = ctx.arena.alloc(values.length * 4, 64);
   ctx.arena.i32(at, values.length).set(values);
   return at;
 }
 
-function packIgemm(ctx: BuildContext, l: ConvLayer): number {
+export function packIgemm(ctx: BuildContext, l: ConvLayer): number {
   const c = l.params;
   const k = c.inChannels / c.groups;
   const taps = c.kernel[0] * c.kernel[1];
@@ -68,7 +68,7 @@ function packIgemm(ctx: BuildContext, l: ConvLayer): number {
 }
 
 /** One IGEMM step over `call` (minus the per-slot addresses, which `slotCall` supplies). */
-function igemmStep(ctx: BuildContext, l: ConvLayer, shape: Omit<IgemmCall, 'input' | 'c' | 'residual'>, slotCall: (base: number) => Pick<IgemmCall, 'input' | 'c' | 'residual'>): PlannedStep {
+export function igemmStep(ctx: BuildContext, l: ConvLayer, shape: Omit<IgemmCall, 'input' | 'c' | 'residual'>, slotCall: (base: number) => Pick<IgemmCall, 'input' | 'c' | 'residual'>): PlannedStep {
   const plan = planIgemm(shape, ctx.threads);
   const params = ctx.slotBases.map((base) => {
     const at = ctx.arena.alloc(IGEMM_PARAMS_BYTES, 64);
@@ -82,12 +82,21 @@ const residualOf = (v: TensorView | undefined, base: number) => (v ? { r: base +
 
 /** The general path: an indirect GEMM over the input as it is. */
 export function buildIgemmConv(l: ConvLayer, v: ConvViews, ctx: BuildContext): PlannedStep {
+  const [, , , w] = dims(v.input);
+  const [rows, cols] = windows(l.params, v.input, v.output);
+  const mode = borderMode(l.params);
+  return buildIndirectConv(l, v, ctx, convIndirection(tapTable(rows, mode), tapTable(cols, mode), w, v.input.pixelStride));
+}
+
+/**
+ * An IGEMM over every output pixel and tap (KH x KW) with the given indirection (convIndirection form):
+ * the general convolution, and the general transposed convolution (whose taps read zeros wherever no
+ * input pixel lands on them).
+ */
+export function buildIndirectConv(l: ConvLayer, v: ConvViews, ctx: BuildContext, entries: Int32Array): PlannedStep {
   const c = l.params;
   const [n, cin, h, w] = dims(v.input);
   const [, , oh, ow] = dims(v.output);
-  const [rows, cols] = windows(c, v.input, v.output);
-  const mode = borderMode(c);
-  const entries = convIndirection(tapTable(rows, mode), tapTable(cols, mode), w, v.input.pixelStride);
   const k = cin / c.groups;
   // Padding taps read k zeros; past the reserved zero buffer they get a region of their own.
   const zero = k > ZERO_BUFFER_FLOATS && entries.includes(-1) ? ctx.arena.alloc(k * 4, 64) : undefined;

@@ -10,6 +10,7 @@ import { lowerDetect } from './yolo-detect.ts';
 import { lowerLinear } from './gemm.ts';
 // convolution kernels
 import { lowerConv } from './conv.ts';
+import { lowerConvTranspose } from './conv-transpose.ts';
 // pooling, elementwise, resize, softmax, copy kernels
 import { lowerActivation, UNARY_TYPES } from './activation.ts';
 import { lowerBatchNorm } from './batchnorm.ts';
@@ -27,6 +28,8 @@ const LOWERINGS: ReadonlyMap<string, readonly Lowering[]> = new Map<string, Lowe
   ['models.yolo.Detect', [lowerDetect]],
   // convolution kernels: 1x1 as GEMM, depthwise direct, small-channel stems as row taps, the rest as IGEMM (conv.ts)
   ['nn.Conv2d', [lowerConv]],
+  // transposed: kernel = stride as one IGEMM per tap, the rest as an IGEMM with zero taps (conv-transpose.ts)
+  ['nn.ConvTranspose2d', [lowerConvTranspose]],
   ['nn.Linear', [lowerLinear]],
   // a single binary op of two operands first (pooling, elementwise... kernels), any other expression after
   ['pnnx.Expression', [lowerBinaryExpression, lowerExpression]],
