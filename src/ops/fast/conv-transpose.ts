@@ -9,9 +9,10 @@
 //           dilation, groups, any kernel and stride)            output (oy, ox) reads input ((oy + p - ky*d) / s, ...)
 //                                                               where that division is exact and inside, else zeros
 //
-// The general path multiplies the zero taps too (about (s_h*s_w - 1) / (s_h*s_w) of them when kernel is
-// near stride), which is why the common kernel = stride form has its own path: the taps write disjoint
-// pixels, so they cover the output exactly once and need no zeros.
+// On the general path the kernel skips a tap that reads zeros for all 4 pixels of a tile, which takes out
+// the kernel rows no input row lands on (a tile lies in one output row but spans the column phases), but
+// it still multiplies the zero columns: about (s_w - 1) / s_w of what is left. The common kernel = stride
+// form has its own path: its taps write disjoint pixels, covering the output once with no zeros.
 // Weights come as (Cin, Cout/groups, KH, KW) and are repacked to the convolution's (Cout, Cin/groups, KH,
 // KW) without flipping: the indirection already maps each tap to the input pixel it multiplies.
 
