@@ -10,8 +10,8 @@
 //                                                               where that division is exact and inside, else zeros
 //
 // On the general path the kernel skips a tap that reads zeros for all 4 pixels of a tile, which takes out
-// the kernel rows no input row lands on (a tile lies in one output row but spans the column phases), but
-// it still multiplies the zero columns: about (s_w - 1) / s_w of what is left. The common kernel = stride
+// the kernel rows no input row lands on (a tile mostly lies in one output row but spans the column phases),
+// but it still multiplies the zero columns: about (s_w - 1) / s_w of what is left. The common kernel = stride
 // form has its own path: its taps write disjoint pixels, covering the output once with no zeros.
 // Weights come as (Cin, Cout/groups, KH, KW) and are repacked to the convolution's (Cout, Cin/groups, KH,
 // KW) without flipping: the indirection already maps each tap to the input pixel it multiplies.
