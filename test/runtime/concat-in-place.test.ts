@@ -2,17 +2,12 @@
 // slice of a channel concatenation's output; the rest are copied. Outputs equal the reference.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsePnnxParam } from '../../src/format/pnnx/parse-param.ts';
 import { loadModel } from '../../src/runtime/load.ts';
-import { defaultRegistry } from '../../src/ops/registry.ts';
-import { initWeights } from '../../src/zoo/init-weights.ts';
 import { yolov5s } from '../../src/zoo/index.ts';
 import type { FastEngineStats } from '../../src/runtime/fast/engine.ts';
 import type { Step } from '../../src/workers/protocol.ts';
-import { SeededRandom } from '../../src/tensor/random.ts';
-import { Tensor } from '../../src/tensor/tensor.ts';
-import { numel } from '../../src/tensor/shape.ts';
 import { assertClose } from '../helpers/compare.ts';
+import { randomTensor, seededGraph, withBothEngines } from '../helpers/engines.ts';
 
 const conv = (name: string, i: string, o: string, cin: number, cout: number) =>
   `nn.Conv2d ${name} 1 1 ${i} ${o} bias=True dilation=(1,1) groups=1 in_channels=${cin} kernel_size=(3,3) out_channels=${cout} padding=(1,1) stride=(1,1) @bias=(${cout})f32 @weight=(${cout},${cin},3,3)f32`;
@@ -33,11 +28,6 @@ pnnx.Output out1 1 0 p
 pnnx.Output out2 1 0 c
 `;
 
-function random(shape: number[], seed: number): Tensor {
-  const d = new Float32Array(numel(shape));
-  new SeededRandom(seed).fillUniform(d, -1, 1);
-  return Tensor.f32(shape, d);
-}
 
 function copies(model: object): number {
   const steps = (model as { engine: { built: { steps: Array<{ step: Step }> } } }).engine.built.steps;
@@ -45,29 +35,19 @@ function copies(model: object): number {
 }
 
 test('convolution outputs land in their slices; other inputs are copied; results equal the reference', async () => {
-  const make = () => {
-    const g = parsePnnxParam(TEXT, 'cat.pnnx.param');
-    initWeights(g, defaultRegistry, 5);
-    return g;
-  };
-  const x = random([2, 5, 9, 7], 3);
-  const reference = await loadModel(make(), { engine: 'reference', optLevel: 0 });
-  const fast = await loadModel(make(), { engine: 'fast', threads: 2, optLevel: 0 });
-  try {
+  const x = randomTensor([2, 5, 9, 7], 3);
+  await withBothEngines(() => seededGraph(TEXT, 'cat.pnnx.param', 5), { threads: 2, optLevel: 0 }, async (reference, fast) => {
     const want = await reference.run(x);
     const got = await fast.run(x);
     assertClose(got.out0!, want.out0!, 1e-5, 'cat');
     assertClose(got.out1!, want.out1!, 1e-6, 'pool');
     assert.equal(copies(fast), 1, 'one copy step, for the ReLU output only');
     assert.deepEqual((fast.engineStats as FastEngineStats).fallbackNodes, []);
-  } finally {
-    await fast.dispose();
-    await reference.dispose();
-  }
+  });
 });
 
 test('YOLOv5s: no copies, same outputs', async () => {
-  const x = random([1, 3, 64, 64], 1);
+  const x = randomTensor([1, 3, 64, 64], 1);
   const reference = await loadModel(yolov5s({ size: 64 }), { engine: 'reference' });
   const fast = await loadModel(yolov5s({ size: 64 }), { engine: 'fast', threads: 2 });
   try {
@@ -95,19 +75,9 @@ pnnx.Output out 1 0 y
 `;
 
 test('convolutions read one slice of a concatenation and write others in place', async () => {
-  const make = () => {
-    const g = parsePnnxParam(SHARED, 'shared.pnnx.param');
-    initWeights(g, defaultRegistry, 9);
-    return g;
-  };
-  const x = random([2, 5, 9, 7], 4);
-  const reference = await loadModel(make(), { engine: 'reference', optLevel: 0 });
-  const fast = await loadModel(make(), { engine: 'fast', threads: 2, optLevel: 0 });
-  try {
+  const x = randomTensor([2, 5, 9, 7], 4);
+  await withBothEngines(() => seededGraph(SHARED, 'shared.pnnx.param', 9), { threads: 2, optLevel: 0 }, async (reference, fast) => {
     assertClose((await fast.run(x)).out!, (await reference.run(x)).out!, 1e-5, 'cat');
     assert.equal(copies(fast), 0, 'all three slices are written in place');
-  } finally {
-    await fast.dispose();
-    await reference.dispose();
-  }
+  });
 });

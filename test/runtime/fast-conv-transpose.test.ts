@@ -4,15 +4,9 @@
 // (PP-OCR's DB head). Equal to the reference engine within 1e-5, and none of them on the fallback.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsePnnxParam } from '../../src/format/pnnx/parse-param.ts';
 import type { FastEngineStats } from '../../src/runtime/fast/engine.ts';
-import { loadModel } from '../../src/runtime/load.ts';
-import { SeededRandom } from '../../src/tensor/random.ts';
-import { numel } from '../../src/tensor/shape.ts';
-import { Tensor } from '../../src/tensor/tensor.ts';
-import { defaultRegistry } from '../../src/ops/registry.ts';
-import { initWeights } from '../../src/zoo/init-weights.ts';
 import { assertClose } from '../helpers/compare.ts';
+import { randomTensor, seededGraph, withBothEngines } from '../helpers/engines.ts';
 
 const deconv = (name: string, i: string, o: string, cin: number, cout: number, groups: number, extra: string, k: number) =>
   `nn.ConvTranspose2d ${name} 1 1 ${i} ${o} bias=True in_channels=${cin} out_channels=${cout} groups=${groups} kernel_size=(${k},${k}) ${extra} @bias=(${cout})f32 @weight=(${cin},${cout / groups},${k},${k})f32`;
@@ -35,18 +29,9 @@ pnnx.Output out 1 0 y
 `;
 
 test('transposed convolutions (upsampling into a concatenation, grouped with padding, a 1-channel head) equal the reference within 1e-5', async () => {
-  const make = () => {
-    const g = parsePnnxParam(GRAPH, 'deconv.pnnx.param');
-    initWeights(g, defaultRegistry, 5);
-    return g;
-  };
-  const reference = await loadModel(make(), { engine: 'reference', optLevel: 0 });
-  const fast = await loadModel(make(), { engine: 'fast', threads: 2 });
-  try {
-    const shape = [2, 8, 7, 5];
-    const data = new Float32Array(numel(shape));
-    new SeededRandom(3).fillUniform(data, -1, 1);
-    const x = Tensor.f32(shape, data);
+  const shape = [2, 8, 7, 5];
+  const x = randomTensor(shape, 3);
+  await withBothEngines(() => seededGraph(GRAPH, 'deconv.pnnx.param', 5), { threads: 2 }, async (reference, fast) => {
     const want = await reference.run(x);
     for (let run = 0; run < 2; run++) {
       const got = await fast.run(x);
@@ -56,8 +41,5 @@ test('transposed convolutions (upsampling into a concatenation, grouped with pad
     assert.deepEqual(deconvs.map((n) => n.params.get('flowinfer.activation')), [
       { kind: 'string', value: 'nn.ReLU' }, { kind: 'string', value: 'nn.LeakyReLU' }, { kind: 'string', value: 'nn.Sigmoid' }]);
     assert.deepEqual((fast.engineStats as FastEngineStats).fallbackNodes, []);
-  } finally {
-    await fast.dispose();
-    await reference.dispose();
-  }
+  });
 });
