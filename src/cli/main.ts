@@ -49,14 +49,16 @@ function runAction<A extends unknown[]>(action: (...args: A) => string | Promise
   };
 }
 
+const MODEL_ARGUMENT = 'a .pnnx.param or .onnx file, or zoo:resnet18 / zoo:mobilenet_v2 / zoo:yolov5s';
+
 const program = new Command('flowinfer')
-  .description('A streaming dataflow inference engine for PNNX models')
+  .description('A streaming dataflow inference engine for PNNX and ONNX models')
   .showHelpAfterError();
 
 program
   .command('inspect')
   .description('print each node (topological order) with output shapes, parameters and multiply-accumulates')
-  .argument('<model>', 'a .pnnx.param file, or zoo:resnet18 / zoo:mobilenet_v2 / zoo:yolov5s')
+  .argument('<model>', MODEL_ARGUMENT)
   .option('--input-shape <dims>', 'shape of an input, e.g. 1,3,224,224 (repeat for several inputs)', shapeOption)
   .option('--json', 'print JSON: {nodes:[{name,type,outputs,params,macs}],totals:{nodes,params,macs}}')
   .option('--dot <file>', 'also write the graph as Graphviz DOT')
@@ -83,7 +85,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 program
   .command('run')
   .description('run a model once and print each output (shape, min, max, mean, first values)')
-  .argument('<model>', 'a .pnnx.param file, or zoo:resnet18 / zoo:mobilenet_v2 / zoo:yolov5s')
+  .argument('<model>', MODEL_ARGUMENT)
   .option('--bin <file>', 'the .pnnx.bin weights (default: beside the .param)')
   .option('--input <file.npy>', 'an input tensor as .npy (repeat for several inputs)', collect)
   .option('--fill <v>', 'fill every input with this value', numberOption)
@@ -108,7 +110,7 @@ program
 program
   .command('demo')
   .description('stream a generated moving test pattern through an embedded model (what npm start runs)')
-  .option('--model <model>', 'a zoo model or a .pnnx.param file', 'zoo:mobilenet_v2')
+  .option('--model <model>', 'a zoo model, a .pnnx.param or an .onnx file', 'zoo:mobilenet_v2')
   .option('--frames <n>', 'frames to stream', intOption, 300)
   .option('--size <px>', 'frame size in pixels', intOption, 160)
   .option('--in-flight <k>', 'frames in flight at once', intOption, 3)
@@ -119,7 +121,7 @@ program
   .command('video')
   .description('stream a video (anything ffmpeg reads) through a model: results per frame in order, a live progress line, a summary')
   .argument('<input>', 'a video file (or any input ffmpeg takes)')
-  .requiredOption('--model <model>', 'a .pnnx.param file, or zoo:resnet18 / zoo:mobilenet_v2 / zoo:yolov5s')
+  .requiredOption('--model <model>', MODEL_ARGUMENT)
   .option('--bin <file>', 'the .pnnx.bin weights (default: beside the .param)')
   .option('--size <px>', 'model input size, 224 or WxH; ffmpeg scales the frames to it (default: what the model declares)')
   .option('--fps <n>', 'resample the video to this rate (ffmpeg fps filter)', numberOption)
@@ -144,7 +146,7 @@ program
 program
   .command('bench')
   .description('stream generated frames through a model: latency p50/p99, frames/s, CPU use, dispatch share')
-  .argument('<model>', 'a .pnnx.param file, or zoo:resnet18 / zoo:mobilenet_v2 / zoo:yolov5s')
+  .argument('<model>', MODEL_ARGUMENT)
   .option('--bin <file>', 'the .pnnx.bin weights (default: beside the .param)')
   .option('--batch <n>', 'frames per run', intOption, 1)
   .option('--frames <n>', 'frames to time (after one warm-up run)', intOption, 64)
@@ -160,7 +162,7 @@ program
 program
   .command('export-onnx')
   .description('write a model as ONNX (IR 8, opset 17) with its weights, for onnxruntime and other runtimes')
-  .argument('<model>', 'a .pnnx.param file, or zoo:resnet18 / zoo:mobilenet_v2 / zoo:yolov5s')
+  .argument('<model>', MODEL_ARGUMENT)
   .option('--bin <file>', 'the .pnnx.bin weights (default: beside the .param)')
   .option('--opt-level <n>', 'graph optimisation level 0-3 before export (default 3)', optLevelOption)
   .option('--input-shape <dims>', 'input shape to export for, e.g. 1,3,224,224 (repeat for several inputs)', shapeOption)
