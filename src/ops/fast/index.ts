@@ -5,6 +5,7 @@ import type { BoundOp } from '../op.ts';
 import type { LoweringResult } from '../../runtime/fast/lowering.ts';
 import { lowerAlias } from './alias.ts';
 import { lowerExpression } from './expression.ts';
+import { lowerScalarAffine } from './scalar-affine.ts';
 import { lowerFallback } from './fallback.ts';
 import { lowerDetect } from './yolo-detect.ts';
 import { lowerLinear } from './gemm.ts';
@@ -31,8 +32,9 @@ const LOWERINGS: ReadonlyMap<string, readonly Lowering[]> = new Map<string, Lowe
   // transposed: kernel = stride as one IGEMM per tap, the rest as an IGEMM with zero taps (conv-transpose.ts)
   ['nn.ConvTranspose2d', [lowerConvTranspose]],
   ['nn.Linear', [lowerLinear]],
-  // a single binary op of two operands first (pooling, elementwise... kernels), any other expression after
-  ['pnnx.Expression', [lowerBinaryExpression, lowerExpression]],
+  // a single binary op of two operands first (pooling, elementwise... kernels), then a constant affine of one
+  // operand (the channel-affine kernel), any other expression as the fused JavaScript loop
+  ['pnnx.Expression', [lowerBinaryExpression, lowerScalarAffine, lowerExpression]],
   ...ALIASING.map((t): [string, Lowering[]] => [t, [lowerAlias]]),
   // pooling, elementwise, resize, softmax, copy kernels
   ...['nn.MaxPool2d', 'F.max_pool2d', 'nn.AvgPool2d', 'F.avg_pool2d', 'nn.AdaptiveAvgPool2d', 'F.adaptive_avg_pool2d',
