@@ -122,6 +122,12 @@ export type Step =
   | { readonly kind: 'to-nchw'; readonly label: string; readonly src: TensorView; readonly dst: TensorView; readonly rowsPerTile: number }
   | { readonly kind: 'expr'; readonly label: string; readonly source: string; readonly inputs: readonly TensorView[]; readonly output: TensorView; readonly perTile: number }
   /**
+   * A pnnx.Expression compiled to SIMD wasm (expr/compile-wasm.ts): the module's bytes in base64 (code
+   * travels as text, like the JavaScript kernel's source); run(out, inputs..., begin, end) over output
+   * elements [t*perTile, (t+1)*perTile) of `size`.
+   */
+  | { readonly kind: 'expr-wasm'; readonly label: string; readonly wasm: string; readonly inputs: readonly TensorView[]; readonly output: TensorView; readonly size: number; readonly perTile: number }
+  /**
    * YOLOv5 Detect decoding of one map: src holds the head's sigmoid-ed 1x1 conv output (N*H*W pixels of
    * na*no); rows of dst (N, rows, no) from rowStart on get the boxes. Tables (absolute offsets) hold the grid
    * cells and anchor sizes per (anchor, y, x); work units are the N*H image rows.

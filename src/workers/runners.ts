@@ -4,6 +4,7 @@
 import { kernelFromSource } from '../expr/compile.ts';
 import { Graph } from '../graph/graph.ts';
 import type { KernelExports } from '../kernels/module.ts';
+import { wasm, type SharedMemory } from '../kernels/wasm.ts';
 import { defaultRegistry } from '../ops/registry.ts';
 import { decodeValue } from '../ops/yolo-decode.ts';
 import type { TensorView } from '../runtime/fast/views.ts';
@@ -16,6 +17,7 @@ import type { TileRunner } from './serve-loop.ts';
 
 export interface RunnerContext {
   readonly kernels: KernelExports;
+  readonly memory: SharedMemory;
   readonly buffer: SharedArrayBuffer;
   readonly slotBases: readonly number[];
 }
@@ -98,6 +100,19 @@ const FACTORIES: { [K in Step['kind']]: Factory<K> } = {
     };
   },
 
+  'expr-wasm'(step, ctx) {
+    // Compiled once per step and thread; the run function is bound per slot to its absolute addresses,
+    // so a tile is one call and allocates nothing.
+    const instance = new wasm.Instance(new wasm.Module(Buffer.from(step.wasm, 'base64')), { env: { memory: ctx.memory } });
+    const run = instance.exports.run as (...args: number[]) => void;
+    const bound = ctx.slotBases.map((base) =>
+      run.bind(null, base + step.output.offset, ...step.inputs.map((v) => base + v.offset)) as (begin: number, end: number) => void);
+    return (tile, slot) => {
+      const begin = tile * step.perTile;
+      bound[slot]!(begin, Math.min(step.size, begin + step.perTile));
+    };
+  },
+
   'yolo-decode'(step, ctx) {
     const { n, h, w, na, no, rows, rowStart, stride, legacy } = step;
     const cells = new Float32Array(ctx.buffer, step.cells, na * h * w * 2);
@@ -154,6 +169,7 @@ export function makeRunner(step: Step, ctx: RunnerContext): TileRunner {
     case 'to-nhwc': return FACTORIES['to-nhwc'](step, ctx);
     case 'to-nchw': return FACTORIES['to-nchw'](step, ctx);
     case 'expr': return FACTORIES.expr(step, ctx);
+    case 'expr-wasm': return FACTORIES['expr-wasm'](step, ctx);
     case 'yolo-decode': return FACTORIES['yolo-decode'](step, ctx);
     case 'fallback': return FACTORIES.fallback(step, ctx);
     default: throw new Error(`unknown step kind ${JSON.stringify((step as { kind: unknown }).kind)}`);

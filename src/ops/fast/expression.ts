@@ -11,10 +11,10 @@ import { nhwcShape } from '../../runtime/fast/views.ts';
 import { numel, type Shape } from '../../tensor/shape.ts';
 
 /** Elements per tile: big enough that a tile outlasts its dispatch, small enough to balance two threads. */
-const MIN_TILE = 16384;
+export const MIN_TILE = 16384;
 
 /** The operand's shape in the output's storage order, or undefined if its bytes are not in that order. */
-function storageShape(shape: Shape, outRank: number): Shape | undefined {
+export function storageShape(shape: Shape, outRank: number): Shape | undefined {
   if (outRank !== 4) return shape;
   if (shape.length === 4) return nhwcShape(shape);
   const padded = [...new Array<number>(4 - shape.length).fill(1), ...shape];

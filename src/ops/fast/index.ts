@@ -5,6 +5,7 @@ import type { BoundOp } from '../op.ts';
 import type { LoweringResult } from '../../runtime/fast/lowering.ts';
 import { lowerAlias } from './alias.ts';
 import { lowerExpression } from './expression.ts';
+import { lowerExpressionWasm } from './expression-wasm.ts';
 import { lowerScalarAffine } from './scalar-affine.ts';
 import { lowerFallback } from './fallback.ts';
 import { lowerDetect } from './yolo-detect.ts';
@@ -33,8 +34,9 @@ const LOWERINGS: ReadonlyMap<string, readonly Lowering[]> = new Map<string, Lowe
   ['nn.ConvTranspose2d', [lowerConvTranspose]],
   ['nn.Linear', [lowerLinear]],
   // a single binary op of two operands first (pooling, elementwise... kernels), then a constant affine of one
-  // operand (the channel-affine kernel), any other expression as the fused JavaScript loop
-  ['pnnx.Expression', [lowerBinaryExpression, lowerScalarAffine, lowerExpression]],
+  // operand (the channel-affine kernel), then arithmetic, min/max and the like as a generated SIMD wasm loop,
+  // any other expression as the fused JavaScript loop
+  ['pnnx.Expression', [lowerBinaryExpression, lowerScalarAffine, lowerExpressionWasm, lowerExpression]],
   ...ALIASING.map((t): [string, Lowering[]] => [t, [lowerAlias]]),
   // pooling, elementwise, resize, softmax, copy kernels
   ...['nn.MaxPool2d', 'F.max_pool2d', 'nn.AvgPool2d', 'F.avg_pool2d', 'nn.AdaptiveAvgPool2d', 'F.adaptive_avg_pool2d',

@@ -5,6 +5,7 @@
 
 import type { Graph, Node, Value } from '../../graph/graph.ts';
 import { compileKernels, chooseVariant, createKernelMemory, type SimdRequest, type SimdVariant } from '../../kernels/module.ts';
+import { loadWatEncoder } from '../../kernels/wat.ts';
 import type { BoundOp } from '../../ops/op.ts';
 import { Arena, SlotPool } from '../../tensor/arena.ts';
 import { numel } from '../../tensor/shape.ts';
@@ -75,6 +76,7 @@ export class FastEngine implements Engine {
     const module = compileKernels(simd);
     const memory = createKernelMemory();
     const arena = new Arena(memory);
+    await loadWatEncoder(); // expressions compile to wasm while lowering
     const built = buildProgram(graph, ops, arena, slots, threads);
     const ring = new TaskRing(new Int32Array(memory.buffer), built.ring, (i) => built.steps[i]!.step.label);
     const pool = new WorkerPool(threads);
