@@ -107,12 +107,34 @@ if (args.levels) {
   console.log('\n| model | opt level | nodes after passes | p50 ms (2 threads, batch 1) |');
   console.log('|---|---:|---:|---:|');
   for (const name of args.models!.split(',')) {
-    for (const level of [0, 1, 2, 3] as const) {
-      const model = await loadModel(BUILDERS[name]!({}), { engine: 'reference', optLevel: level });
-      const nodes = model.graph.nodes.length;
-      await model.dispose();
-      const r = await measure(name, 2, 1, level);
-      console.log(`| ${name} | ${level} | ${nodes} | ${f(r.p50)} |`);
+    for (const [level, r] of (await measureLevels(name)).entries()) console.log(`| ${name} | ${level} | ${r.nodes} | ${f(r.p50)} |`);
+  }
+}
+
+/**
+ * Latency at each optimisation level, the four models loaded at once and run in alternation (a few runs
+ * each per round), so that the machine's drift over a minute (20-30% on this VM) falls on every level alike.
+ */
+async function measureLevels(name: string): Promise<Array<{ nodes: number; p50: number }>> {
+  const levels = [0, 1, 2, 3] as const;
+  const models = [];
+  for (const level of levels) models.push(await loadModel(BUILDERS[name]!({}), { engine: 'fast', threads: 2, optLevel: level }));
+  try {
+    const x = input(1);
+    for (const m of models) for (let i = 0; i < 3; i++) await m.run(x);
+    const times: number[][] = models.map(() => []);
+    const perRound = 3;
+    for (let round = 0; round < Math.ceil(RUNS / perRound); round++) {
+      for (const [k, m] of models.entries()) {
+        for (let i = 0; i < perRound; i++) {
+          const t = performance.now();
+          await m.run(x);
+          times[k]!.push(performance.now() - t);
+        }
+      }
     }
+    return models.map((m, k) => ({ nodes: m.graph.nodes.length, p50: percentile(times[k]!, 50) }));
+  } finally {
+    for (const m of models) await m.dispose();
   }
 }
