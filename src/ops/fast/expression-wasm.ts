@@ -4,24 +4,19 @@
 // module is encoded here, once, and compiled by each worker.
 
 import { compileExpressionWasm } from '../../expr/compile-wasm.ts';
-import { parseExpression } from '../../expr/index.ts';
 import type { Node } from '../../graph/graph.ts';
 import { watEncoderReady, watToWasm } from '../../kernels/wat.ts';
 import type { Lowered } from '../../runtime/fast/lowering.ts';
 import { label } from '../../runtime/fast/lowering.ts';
-import type { Shape } from '../../tensor/shape.ts';
-import { MIN_TILE, storageShape } from './expression.ts';
+import { assertDense, expressionOperands, MIN_TILE } from './expression.ts';
 
 export function lowerExpressionWasm(node: Node): Lowered | undefined {
   // Without the encoder (a caller that did not await loadWatEncoder) the JavaScript loop still computes it.
   if (!watEncoderReady()) return undefined;
+  const operands = expressionOperands(node);
+  if (!operands) return undefined;
   const out = node.outputs[0]!;
-  if (out.dtype !== 'f32' || node.inputs.some((v) => v.dtype !== 'f32')) return undefined;
-  const shapes = node.inputs.map((v) => storageShape(v.shape!, out.shape!.length));
-  if (shapes.some((s) => s === undefined)) return undefined;
-  const text = node.params.get('expr');
-  if (text?.kind !== 'string') return undefined;
-  const compiled = compileExpressionWasm(parseExpression(text.value, { inputCount: node.inputs.length }), shapes as Shape[]);
+  const compiled = compileExpressionWasm(operands.expr, operands.shapes);
   if (compiled === undefined) return undefined;
   const wasm = Buffer.from(watToWasm(compiled.wat, `${node.name}.wat`)).toString('base64');
   const size = compiled.outputSize;
@@ -29,8 +24,7 @@ export function lowerExpressionWasm(node: Node): Lowered | undefined {
     build(ctx) {
       const inputs = node.inputs.map((v) => ctx.view(v));
       const output = ctx.view(out);
-      // The generated loop assumes contiguous storage: no strided channel slices.
-      if ([...inputs, output].some((v) => v.layout === 'nhwc' && v.pixelStride !== v.shape[1])) throw new Error(`${label(node)}: strided operands`);
+      assertDense(node, [...inputs, output]);
       // Tiles a multiple of 16 elements keep the f32x4 stores 64-byte aligned where the row allows.
       const perTile = Math.ceil(Math.max(MIN_TILE, Math.ceil(size / (ctx.threads * 4))) / 16) * 16;
       return [{ step: { kind: 'expr-wasm', label: label(node), wasm, inputs, output, size, perTile }, tiles: Math.ceil(size / perTile) }];
