@@ -10,7 +10,7 @@
 // 4. instantiateKernels() instantiates on the memory and checks that the binary was built from the same
 //    abi.ts as this code (every ABI constant is exported by the module as a global).
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../package-root.ts';
 import { FlowinferError } from '../errors.ts';
 import * as abi from './abi.ts';
 import { wasm, type SharedMemory, type WasmModule } from './wasm.ts';
@@ -83,8 +83,8 @@ const KERNEL_FUNCTIONS = [
 ] as const;
 
 const BINARIES: Record<SimdVariant, string> = {
-  plain: fileURLToPath(new URL('../../build/kernels.wasm', import.meta.url)),
-  relaxed: fileURLToPath(new URL('../../build/kernels-relaxed.wasm', import.meta.url)),
+  plain: packagePath('build', 'kernels.wasm'),
+  relaxed: packagePath('build', 'kernels-relaxed.wasm'),
 };
 
 /** Pages of a shared memory for the kernels: at least the reserved region, at most MAX_PAGES. */

@@ -3,8 +3,10 @@
 // firing costs a few atomic operations instead of a message round trip (55-90 us measured here).
 
 import { availableParallelism } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { SimdVariant } from '../kernels/module.ts';
+import { packagePath } from '../package-root.ts';
 import type { SharedMemory, WasmModule } from '../kernels/wasm.ts';
 import type { Program, RingLayout, ServeTask } from './protocol.ts';
 
@@ -16,7 +18,7 @@ export class WorkerPool {
 
   constructor(readonly threads: number) {
     this.piscina = new Piscina({
-      filename: new URL('./worker-entry.mjs', import.meta.url).href,
+      filename: pathToFileURL(packagePath('src', 'workers', 'worker-entry.mjs')).href,
       minThreads: threads,
       maxThreads: threads,
       concurrentTasksPerWorker: 1,
