@@ -82,6 +82,10 @@ test('common-subexpressions merges equal nodes, never ones with other params or 
   // Two convolutions with equal params but their own (different) weights stay two.
   const differentWeights = graphOf([CONV('c1', 'x', 'a'), CONV('c2', 'x', 'b'), 'pnnx.Expression e 2 1 a b c expr=add(@0,@1)', 'pnnx.Output out 1 0 c']);
   assert.deepEqual(runPasses(differentWeights, [eliminateCommonSubexpressions], ctx())[0]!.changes, []);
+  // Nor two whose weights have no data yet (a graph inspected without its .bin): their values are unknown.
+  const unknownWeights = graphOf([CONV('c1', 'x', 'a'), CONV('c2', 'x', 'b'), 'pnnx.Expression e 2 1 a b c expr=add(@0,@1)', 'pnnx.Output out 1 0 c']);
+  for (const node of unknownWeights.nodes) for (const [k, w] of node.weights) node.weights.set(k, { ...w, data: undefined });
+  assert.deepEqual(runPasses(unknownWeights, [eliminateCommonSubexpressions], ctx())[0]!.changes, []);
 });
 
 test('constant-folding computes nodes fed only by constants', async () => {

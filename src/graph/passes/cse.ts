@@ -11,8 +11,9 @@ function sameWeights(a: Node, b: Node): boolean {
   for (const [k, wa] of a.weights) {
     const wb = b.weights.get(k);
     if (!wb || wa.dtype !== wb.dtype || wa.shape.join() !== wb.shape.join()) return false;
-    if (wa.data === wb.data) continue;
+    // Weights without data (a graph inspected without its .bin) have unknown values: never the same.
     if (!wa.data || !wb.data) return false;
+    if (wa.data === wb.data) continue;
     const x = new Uint8Array(wa.data.buffer, wa.data.byteOffset, wa.data.byteLength);
     const y = new Uint8Array(wb.data.buffer, wb.data.byteOffset, wb.data.byteLength);
     if (x.length !== y.length || x.some((v, i) => v !== y[i])) return false;
