@@ -10,7 +10,7 @@
 // Export: run(out, x0, ..., x(n-1), begin, end): byte addresses of the output and of every input (unused
 // ones included), and the output elements [begin, end) to write.
 
-import { planLoops } from './loops.ts';
+import { operandLevel, planExpressionLoops } from './loops.ts';
 import { toParsed, type ExpressionInput } from './parser.ts';
 import { analyseExpression } from './shape.ts';
 import type { Expr } from './ast.ts';
@@ -53,9 +53,7 @@ export function compileExpressionWasm(expr: ExpressionInput, inputShapes: readon
   const outputShape = [...root.shape];
   const outputSize = numel(outputShape);
   if (outputSize === 0) return undefined;
-  const sized = new Set(parsed.postorder.flatMap((node) => (node.kind === 'call' && node.fn === 'size' ? [node.args[0]] : [])));
-  const read = new Set(parsed.postorder.flatMap((node) => (node.kind === 'operand' && !sized.has(node) ? [node.index] : [])));
-  const loops = planLoops(outputShape, inputShapes.map((shape, j) => (read.has(j) ? shape : [])));
+  const loops = planExpressionLoops(parsed.postorder, outputShape, inputShapes);
   const body = generate(parsed.postorder, infos.map((i) => ({ constant: !i.isList && i.shape.length === 0 ? i.value?.[0] : undefined, kind: i.kind })), loops.dims, loops.strides);
   if (body === undefined) return undefined;
   const params = ['(param $out i32)', ...inputShapes.map((_, j) => `(param $x${j} i32)`), '(param $begin i32) (param $end i32)'];
@@ -87,13 +85,7 @@ function generate(nodes: readonly Expr[], infos: readonly NodeInfo[], dims: read
   const row: string[] = [];
   const vec: string[] = [];
   const tail: string[] = [];
-  const levelOf = (j: number): Level => {
-    const s = strides[j]!;
-    if (s.every((x) => x === 0)) return 1;
-    if (s[m - 1] === 0) return 2;
-    if (s[m - 1] !== 1) throw new Error(`internal: input ${j} has inner stride ${s[m - 1]}`);
-    return 3;
-  };
+  const levelOf = (j: number): Level => operandLevel({ dims, strides }, j);
   const strided = new Set<number>();
 
   const operandSlots = new Map<number, Slot>();

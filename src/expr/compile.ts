@@ -14,7 +14,7 @@
 //     odometer: advance c and p to the next row
 
 import { ExprError, failAt } from './error.ts';
-import { planLoops, type LoopPlan } from './loops.ts';
+import { operandLevel, planExpressionLoops, type LoopPlan } from './loops.ts';
 import { toParsed, type ExpressionInput } from './parser.ts';
 import { helperSource, helpersUsed } from './scalar.ts';
 import { planCall, type Kind } from './semantics.ts';
@@ -68,9 +68,7 @@ export function compileExpression(expr: ExpressionInput, inputShapes: readonly S
   const outputShape = [...result.shape];
   const outputSize = numel(outputShape);
   // An operand seen only by size() contributes its shape, not its data, and may not broadcast at all.
-  const sized = new Set(parsed.postorder.flatMap((node) => (node.kind === 'call' && node.fn === 'size' ? [node.args[0]] : [])));
-  const read = new Set(parsed.postorder.flatMap((node) => (node.kind === 'operand' && !sized.has(node) ? [node.index] : [])));
-  const loops = planLoops(outputShape, inputShapes.map((shape, j) => (read.has(j) ? shape : [])));
+  const loops = planExpressionLoops(parsed.postorder, outputShape, inputShapes);
   const source = generate(parsed.postorder, infos, loops, dtypes);
   const kernel = kernelFromSource(source);
 
@@ -110,13 +108,7 @@ interface Slot {
 function generate(nodes: readonly Expr[], infos: readonly ValueInfo[], loops: LoopPlan, dtypes: readonly KernelInputDType[]): string {
   const m = loops.dims.length;
   const statements: [string[], string[], string[]] = [[], [], []];
-  const levelOf = (j: number): Level => {
-    const s = loops.strides[j]!;
-    if (s.every((x) => x === 0)) return 1;
-    if (s[m - 1] === 0) return 2;
-    if (s[m - 1] !== 1) throw new Error(`internal: input ${j} has inner stride ${s[m - 1]}`);
-    return 3;
-  };
+  const levelOf = (j: number): Level => operandLevel(loops, j);
   const loaded = new Set<number>();
   const use = (slot: Slot): string => {
     if (slot.operand === undefined) return slot.name!;

@@ -1,5 +1,6 @@
 // nn.BatchNorm1d/2d/3d at inference: y = (x - running_mean) / sqrt(running_var + eps) * weight + bias.
 
+import type { Node } from '../graph/graph.ts';
 import { formatShape, numel } from '../tensor/shape.ts';
 import { sameAsInput, type OpDef } from './op.ts';
 import { ParamReader } from './params.ts';
@@ -62,3 +63,25 @@ export const batchNorm: OpDef = {
     }
   },
 };
+
+/**
+ * A batch norm as a per-channel affine, y = x * scale[c] + shift[c], in double precision: scale =
+ * weight / sqrt(running_var + eps), shift = bias - running_mean * scale. What folding it into a convolution
+ * and the fast path's channel-affine kernel both take.
+ */
+export function batchNormAffine(node: Node): { scale: Float64Array; shift: Float64Array } {
+  const p = new ParamReader(node);
+  const eps = p.float('eps', 1e-5);
+  const affine = p.bool('affine', true);
+  const mean = p.weightF32('running_mean');
+  const variance = p.weightF32('running_var');
+  const weight = affine ? p.weightF32('weight') : undefined;
+  const bias = affine ? p.weightF32('bias') : undefined;
+  const scale = new Float64Array(mean.length);
+  const shift = new Float64Array(mean.length);
+  for (let c = 0; c < mean.length; c++) {
+    scale[c] = (weight ? weight[c]! : 1) / Math.sqrt(variance[c]! + eps);
+    shift[c] = (bias ? bias[c]! : 0) - mean[c]! * scale[c]!;
+  }
+  return { scale, shift };
+}

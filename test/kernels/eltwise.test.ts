@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { BIN_PARAMS_BYTES, ROW_PARAMS_BYTES } from '../../src/kernels/abi.ts';
 import { writeAffineParams, writeBinaryParams, writeUnaryParams, type BinaryOp, type UnaryOp } from '../../src/kernels/eltwise.ts';
-import { foldBatchNorm } from '../../src/ops/fast/batchnorm.ts';
+import { batchNormAffine } from '../../src/ops/batchnorm.ts';
 import { planBinary, type Operand } from '../../src/ops/fast/eltwise-binary.ts';
 import type { TensorView } from '../../src/runtime/fast/views.ts';
 import { broadcastShapes, numel, type Shape } from '../../src/tensor/shape.ts';
@@ -102,7 +102,7 @@ function runAffine(arena: TestArena, shape: Shape, xPad: number, yPad: number, s
   const params = { num_features: String(c), eps: '1e-5', affine: 'True' };
   const x = seeded(shape, seed, 3);
   const want = bind('nn.BatchNorm2d', { params, weights }).reference([x])[0]!;
-  const { scale, shift } = foldBatchNorm(makeNode('nn.BatchNorm2d', { params, weights }));
+  const { scale, shift } = batchNormAffine(makeNode('nn.BatchNorm2d', { params, weights }));
   const table = arena.alloc(2 * c * 4);
   arena.floats(table, c).set(scale);
   arena.floats(table + 4 * c, c).set(shift);

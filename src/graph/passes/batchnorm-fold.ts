@@ -6,6 +6,7 @@
 import { NodeError } from '../../errors.ts';
 import { ACTIVATION_PARAM } from '../../ops/fused-activation.ts';
 import { RESIDUAL_PARAM } from '../../ops/conv-params.ts';
+import { batchNormAffine } from '../../ops/batchnorm.ts';
 import { ParamReader } from '../../ops/params.ts';
 import { toFloat32 } from '../../tensor/dtype.ts';
 import type { Node } from '../graph.ts';
@@ -57,26 +58,15 @@ export const foldBatchNorms: Pass = {
       if (!bn || !bnTypes.includes(bn.type)) continue;
       if (producer.type === 'nn.Linear' && producer.outputs[0]!.shape!.length !== 2) continue; // BatchNorm1d on (N,C) only
       if (!hasData(producer, ['weight', 'bias']) || !hasData(bn, ['running_mean', 'running_var', 'weight', 'bias'])) continue;
-      const b = new ParamReader(bn);
-      const eps = b.float('eps', 1e-5);
-      const affine = b.bool('affine', true);
-      const mean = b.weightF32('running_mean');
-      const variance = b.weightF32('running_var');
-      const gamma = affine ? b.weightF32('weight') : undefined;
-      const beta = affine ? b.weightF32('bias') : undefined;
-      const channels = mean.length;
+      const { scale: scales, shift } = batchNormAffine(bn);
+      const channels = scales.length;
       const w = producer.weights.get('weight')!;
       const weights = toFloat32(w.dtype!, w.data!).slice();
       if (weights.length % channels !== 0) throw new NodeError(producer, `cannot fold ${describe(bn)}: ${channels} channels do not divide the weights`);
       const channelOf = outputChannelOf(producer, w.shape, channels);
       const oldBias = producer.weights.get('bias')?.data ? toFloat32(producer.weights.get('bias')!.dtype!, producer.weights.get('bias')!.data!) : undefined;
       const bias = new Float32Array(channels);
-      const scales = new Float32Array(channels);
-      for (let c = 0; c < channels; c++) {
-        const scale = (gamma ? gamma[c]! : 1) / Math.sqrt(variance[c]! + eps);
-        scales[c] = scale;
-        bias[c] = ((oldBias ? oldBias[c]! : 0) - mean[c]!) * scale + (beta ? beta[c]! : 0);
-      }
+      for (let c = 0; c < channels; c++) bias[c] = (oldBias ? oldBias[c]! : 0) * scales[c]! + shift[c]!;
       for (let i = 0; i < weights.length; i++) weights[i] = weights[i]! * scales[channelOf(i)]!;
       producer.weights.set('weight', { dtype: 'f32', shape: w.shape, data: weights });
       producer.weights.set('bias', { dtype: 'f32', shape: [channels], data: bias });

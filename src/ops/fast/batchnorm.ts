@@ -3,33 +3,35 @@
 // running_mean[c] * scale[c], folded in double precision at load. The channel must be the innermost
 // storage dim: NHWC (N,C,H,W), or a plain (N,C).
 
-import type { Node } from '../../graph/graph.ts';
+import type { Node, Value } from '../../graph/graph.ts';
 import { ROW_PARAMS_BYTES } from '../../kernels/abi.ts';
 import { writeAffineParams } from '../../kernels/eltwise.ts';
-import type { Lowered } from '../../runtime/fast/lowering.ts';
+import type { BuildContext, Lowered, PlannedStep } from '../../runtime/fast/lowering.ts';
 import { label } from '../../runtime/fast/lowering.ts';
 import { sameShape } from '../../tensor/shape.ts';
-import { ParamReader } from '../params.ts';
+import { batchNormAffine } from '../batchnorm.ts';
 import { f32Only, rangeStep, rowsOf } from './eltwise-range.ts';
 
-/** The folded (scale, shift) of a BatchNorm node, float32. */
-export function foldBatchNorm(node: Node): { scale: Float32Array; shift: Float32Array } {
-  const p = new ParamReader(node);
-  const features = p.int('num_features');
-  const eps = p.float('eps', 1e-5);
-  const affine = p.bool('affine', true);
-  const mean = p.weightF32('running_mean');
-  const variance = p.weightF32('running_var');
-  const weight = affine ? p.weightF32('weight') : undefined;
-  const bias = affine ? p.weightF32('bias') : undefined;
-  const scale = new Float32Array(features);
-  const shift = new Float32Array(features);
-  for (let c = 0; c < features; c++) {
-    const s = (weight ? weight[c]! : 1) / Math.sqrt(variance[c]! + eps);
-    scale[c] = s;
-    shift[c] = (bias ? bias[c]! : 0) - mean[c]! * s;
-  }
-  return { scale, shift };
+/**
+ * One f32_affine_rows step: y[row][c] = x[row][c] * scale[c] + shift[c] over the rows of x's view (NHWC
+ * pixels or a plain tensor's last dim), the table copied into the arena once. Also the kernel of
+ * constant affine expressions (scalar-affine.ts), whose table repeats one scale and one shift.
+ */
+export function affineRowsStep(ctx: BuildContext, node: Node, x: Value, y: Value, scale: ArrayLike<number>, shift: ArrayLike<number>): PlannedStep[] {
+  const xv = ctx.view(x);
+  const yv = ctx.view(y);
+  const xr = rowsOf(xv);
+  const yr = rowsOf(yv);
+  const c = yr.cols;
+  if (yr.rows === 0 || c === 0) return [];
+  const table = ctx.arena.alloc(2 * c * 4, 16);
+  ctx.arena.f32(table, c).set(scale);
+  ctx.arena.f32(table + c * 4, c).set(shift);
+  return rangeStep(ctx, label(node), 'f32_affine_rows', yr.rows, c * 8, ROW_PARAMS_BYTES, (at, base) =>
+    writeAffineParams(ctx.arena.memory, at, {
+      x: { at: base + xv.offset, stride: xr.stride }, y: { at: base + yv.offset, stride: yr.stride }, rows: yr.rows, c,
+      scale: table, shift: table + c * 4,
+    }));
 }
 
 export function lowerBatchNorm(node: Node): Lowered | undefined {
@@ -40,20 +42,8 @@ export function lowerBatchNorm(node: Node): Lowered | undefined {
   if (rank !== 4 && rank !== 2) return undefined; // (N,C,L): the channel is not the innermost storage dim
   return {
     build(ctx) {
-      const { scale, shift } = foldBatchNorm(node);
-      const c = scale.length;
-      const table = ctx.arena.alloc(2 * c * 4, 16);
-      ctx.arena.f32(table, c).set(scale);
-      ctx.arena.f32(table + c * 4, c).set(shift);
-      const xv = ctx.view(x);
-      const yv = ctx.view(y);
-      const xr = rowsOf(xv);
-      const yr = rowsOf(yv);
-      return rangeStep(ctx, label(node), 'f32_affine_rows', yr.rows, c * 8, ROW_PARAMS_BYTES, (at, base) =>
-        writeAffineParams(ctx.arena.memory, at, {
-          x: { at: base + xv.offset, stride: xr.stride }, y: { at: base + yv.offset, stride: yr.stride }, rows: yr.rows, c,
-          scale: table, shift: table + c * 4,
-        }));
+      const { scale, shift } = batchNormAffine(node);
+      return affineRowsStep(ctx, node, x, y, scale, shift);
     },
   };
 }

@@ -6,12 +6,10 @@
 import type { Expr } from '../../expr/ast.ts';
 import { parseExpression } from '../../expr/index.ts';
 import type { Node } from '../../graph/graph.ts';
-import { ROW_PARAMS_BYTES } from '../../kernels/abi.ts';
-import { writeAffineParams } from '../../kernels/eltwise.ts';
 import type { Lowered } from '../../runtime/fast/lowering.ts';
-import { label } from '../../runtime/fast/lowering.ts';
 import { sameShape } from '../../tensor/shape.ts';
-import { f32Only, rangeStep, rowsOf } from './eltwise-range.ts';
+import { affineRowsStep } from './batchnorm.ts';
+import { f32Only, rowsOf } from './eltwise-range.ts';
 
 /** y = scale * x + shift. */
 export interface Affine {
@@ -67,20 +65,8 @@ export function lowerScalarAffine(node: Node): Lowered | undefined {
   return {
     stridedViews: true,
     build(ctx) {
-      const xv = ctx.view(x);
-      const yv = ctx.view(y);
-      const xr = rowsOf(xv);
-      const yr = rowsOf(yv);
-      const c = yr.cols;
-      if (yr.rows === 0 || c === 0) return [];
-      const table = ctx.arena.alloc(2 * c * 4, 16);
-      ctx.arena.f32(table, c).fill(affine.scale);
-      ctx.arena.f32(table + c * 4, c).fill(affine.shift);
-      return rangeStep(ctx, label(node), 'f32_affine_rows', yr.rows, c * 8, ROW_PARAMS_BYTES, (at, base) =>
-        writeAffineParams(ctx.arena.memory, at, {
-          x: { at: base + xv.offset, stride: xr.stride }, y: { at: base + yv.offset, stride: yr.stride }, rows: yr.rows, c,
-          scale: table, shift: table + c * 4,
-        }));
+      const c = rowsOf(ctx.view(y)).cols;
+      return affineRowsStep(ctx, node, x, y, new Float64Array(c).fill(affine.scale), new Float64Array(c).fill(affine.shift));
     },
   };
 }

@@ -76,7 +76,8 @@ export class FastEngine implements Engine {
     const module = compileKernels(simd);
     const memory = createKernelMemory();
     const arena = new Arena(memory);
-    await loadWatEncoder(); // expressions compile to wasm while lowering
+    // Expressions compile to wasm while lowering; wabt (~70 ms to start) is loaded only for graphs that have one.
+    if (graph.nodes.some((n) => n.type === 'pnnx.Expression')) await loadWatEncoder();
     const built = buildProgram(graph, ops, arena, slots, threads);
     const ring = new TaskRing(new Int32Array(memory.buffer), built.ring, (i) => built.steps[i]!.step.label);
     const pool = new WorkerPool(threads);
