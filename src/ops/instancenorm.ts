@@ -4,7 +4,7 @@
 
 import { formatShape, numel } from '../tensor/shape.ts';
 import { Tensor } from '../tensor/tensor.ts';
-import { allocateWeight } from './init.ts';
+import { initNormAffine, meanAndVariance } from './layernorm.ts';
 import { sameAsInput, type OpDef } from './op.ts';
 import { ParamReader } from './params.ts';
 
@@ -43,12 +43,8 @@ export const instanceNorm: OpDef = {
         const xd = x.f32;
         const out = new Float32Array(xd.length);
         for (let base = 0, c = 0; base < xd.length; base += plane, c = (c + 1) % features) {
-          let mean = 0;
-          for (let i = 0; i < plane; i++) mean += xd[base + i]!;
-          mean /= plane;
-          let variance = 0;
-          for (let i = 0; i < plane; i++) variance += (xd[base + i]! - mean) ** 2;
-          const scale = (weight ? weight[c]! : 1) / Math.sqrt(variance / plane + eps);
+          const [mean, variance] = meanAndVariance(xd, base, plane);
+          const scale = (weight ? weight[c]! : 1) / Math.sqrt(variance + eps);
           const shift = bias ? bias[c]! : 0;
           for (let i = 0; i < plane; i++) out[base + i] = (xd[base + i]! - mean) * scale + shift;
         }
@@ -56,10 +52,5 @@ export const instanceNorm: OpDef = {
       },
     };
   },
-  initWeights(node, random) {
-    const w = allocateWeight(node, 'weight');
-    if (w) random.fillUniform(w, 0.8, 1.2);
-    const b = allocateWeight(node, 'bias');
-    if (b) random.fillUniform(b, -0.1, 0.1);
-  },
+  initWeights: initNormAffine,
 };

@@ -4,6 +4,7 @@
 
 import type { Node } from '../graph/graph.ts';
 import { formatShape, numel, sameShape, type Shape } from '../tensor/shape.ts';
+import type { SeededRandom } from '../tensor/random.ts';
 import { Tensor } from '../tensor/tensor.ts';
 import { allocateWeight } from './init.ts';
 import { sameAsInput, type OpDef } from './op.ts';
@@ -59,12 +60,8 @@ export const layerNorm: OpDef = {
         const xd = x.f32;
         const out = new Float32Array(xd.length);
         for (let base = 0; base < xd.length; base += size) {
-          let mean = 0;
-          for (let i = 0; i < size; i++) mean += xd[base + i]!;
-          mean /= size;
-          let variance = 0;
-          for (let i = 0; i < size; i++) variance += (xd[base + i]! - mean) ** 2;
-          const inv = 1 / Math.sqrt(variance / size + eps);
+          const [mean, variance] = meanAndVariance(xd, base, size);
+          const inv = 1 / Math.sqrt(variance + eps);
           for (let i = 0; i < size; i++) {
             out[base + i] = (xd[base + i]! - mean) * inv * (weight ? weight[i]! : 1) + (bias ? bias[i]! : 0);
           }
@@ -73,10 +70,23 @@ export const layerNorm: OpDef = {
       },
     };
   },
-  initWeights(node, random) {
-    const w = allocateWeight(node, 'weight');
-    if (w) random.fillUniform(w, 0.8, 1.2);
-    const b = allocateWeight(node, 'bias');
-    if (b) random.fillUniform(b, -0.1, 0.1);
-  },
+  initWeights: initNormAffine,
 };
+
+/** Mean and biased variance of xd[base, base + size), as PyTorch's normalisation layers take them. */
+export function meanAndVariance(xd: Float32Array, base: number, size: number): [number, number] {
+  let mean = 0;
+  for (let i = 0; i < size; i++) mean += xd[base + i]!;
+  mean /= size;
+  let variance = 0;
+  for (let i = 0; i < size; i++) variance += (xd[base + i]! - mean) ** 2;
+  return [mean, variance / size];
+}
+
+/** Seeded affine parameters of a normalisation layer: weight near 1, bias near 0. */
+export function initNormAffine(node: Node, random: SeededRandom): void {
+  const w = allocateWeight(node, 'weight');
+  if (w) random.fillUniform(w, 0.8, 1.2);
+  const b = allocateWeight(node, 'bias');
+  if (b) random.fillUniform(b, -0.1, 0.1);
+}
