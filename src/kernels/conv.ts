@@ -48,26 +48,12 @@ export interface TapTable {
  * table says zero padding. ceil(OH * OW / 4) * KH * KW * 4 entries; the last tile repeats the last pixel.
  */
 export function convIndirection(rows: TapTable, cols: TapTable, width: number, pixelStride: number): Int32Array {
-  const pixels = rows.out * cols.out;
-  const taps = rows.kernel * cols.kernel;
-  const tiles = Math.ceil(pixels / IGEMM_TILE_PIXELS);
-  const entries = new Int32Array(tiles * taps * IGEMM_TILE_PIXELS);
-  for (let t = 0; t < tiles; t++) {
-    for (let i = 0; i < IGEMM_TILE_PIXELS; i++) {
-      const p = Math.min(t * IGEMM_TILE_PIXELS + i, pixels - 1);
-      const oy = Math.floor(p / cols.out);
-      const ox = p - oy * cols.out;
-      for (let ky = 0; ky < rows.kernel; ky++) {
-        const y = rows.index[ky * rows.out + oy]!;
-        for (let kx = 0; kx < cols.kernel; kx++) {
-          const x = cols.index[kx * cols.out + ox]!;
-          const tap = ky * cols.kernel + kx;
-          entries[(t * taps + tap) * IGEMM_TILE_PIXELS + i] = y < 0 || x < 0 ? -1 : (y * width + x) * pixelStride * 4;
-        }
-      }
-    }
-  }
-  return entries;
+  return tiledIndirection(rows.out * cols.out, cols.out, rows.kernel * cols.kernel, (oy, ox, tap) => {
+    const ky = Math.floor(tap / cols.kernel);
+    const y = rows.index[ky * rows.out + oy]!;
+    const x = cols.index[(tap - ky * cols.kernel) * cols.out + ox]!;
+    return y < 0 || x < 0 ? -1 : (y * width + x) * pixelStride * 4;
+  });
 }
 
 /**
@@ -76,19 +62,23 @@ export function convIndirection(rows: TapTable, cols: TapTable, width: number, p
  * contiguous floats starting at padded pixel (oy * sh + ky * dh, ox * sw). Needs horizontal dilation 1.
  */
 export function rowTapIndirection(rows: Window, cols: Window, paddedCols: number, channels: number): Int32Array {
-  const pixels = rows.out * cols.out;
-  const taps = rows.kernel;
+  return tiledIndirection(rows.out * cols.out, cols.out, rows.kernel, (oy, ox, ky) =>
+    ((oy * rows.stride + ky * rows.dilation) * paddedCols + ox * cols.stride) * channels * 4);
+}
+
+/**
+ * Entries for `pixels` output pixels, `width` to a row: per tile of 4 pixels, per tap, `entry(oy, ox, tap)`
+ * for each pixel of the tile; the last tile repeats the last pixel.
+ */
+function tiledIndirection(pixels: number, width: number, taps: number, entry: (oy: number, ox: number, tap: number) => number): Int32Array {
   const tiles = Math.ceil(pixels / IGEMM_TILE_PIXELS);
   const entries = new Int32Array(tiles * taps * IGEMM_TILE_PIXELS);
   for (let t = 0; t < tiles; t++) {
     for (let i = 0; i < IGEMM_TILE_PIXELS; i++) {
       const p = Math.min(t * IGEMM_TILE_PIXELS + i, pixels - 1);
-      const oy = Math.floor(p / cols.out);
-      const ox = p - oy * cols.out;
-      for (let ky = 0; ky < taps; ky++) {
-        const y = oy * rows.stride + ky * rows.dilation;
-        entries[(t * taps + ky) * IGEMM_TILE_PIXELS + i] = (y * paddedCols + ox * cols.stride) * channels * 4;
-      }
+      const oy = Math.floor(p / width);
+      const ox = p - oy * width;
+      for (let tap = 0; tap < taps; tap++) entries[(t * taps + tap) * IGEMM_TILE_PIXELS + i] = entry(oy, ox, tap);
     }
   }
   return entries;
