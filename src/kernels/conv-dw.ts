@@ -7,7 +7,7 @@ import {
 } from './abi.ts';
 import { activationCode, type Activation } from './activation.ts';
 import { packedDwFloats } from './conv-pack.ts';
-import { regionsOverlap, type Region } from './eltwise-regions.ts';
+import { paramBlock, regionsOverlap, type Region } from './eltwise-regions.ts';
 import type { SharedMemory } from './wasm.ts';
 
 export interface DwCall {
@@ -101,10 +101,7 @@ export function validateDw(call: DwCall, plan: DwPlan, memoryBytes: number): voi
 export function writeDwParams(memory: SharedMemory, at: number, call: DwCall, plan: DwPlan): void {
   const buffer = memory.buffer;
   validateDw(call, plan, buffer.byteLength);
-  if (at % 16 !== 0 || at < RESERVED_BYTES || at + DW_PARAMS_BYTES > buffer.byteLength) {
-    throw new FlowinferError(`depthwise parameter block at ${at}: must be 16-byte aligned, in the arena and in the memory`);
-  }
-  const u32 = new Uint32Array(buffer, at, DW_PARAMS_BYTES / 4);
+  const { u32, f32 } = paramBlock(memory, at, DW_PARAMS_BYTES, 'depthwise');
   u32.fill(0);
   const set = (field: number, value: number) => (u32[field / 4] = value);
   set(DW_IN, call.input);
@@ -118,7 +115,7 @@ export function writeDwParams(memory: SharedMemory, at: number, call: DwCall, pl
   set(DW_OW, call.outWidth);
   set(DW_CH, call.channels);
   set(DW_ACT, activationCode(call.activation ?? 'none'));
-  new Float32Array(buffer, at, DW_PARAMS_BYTES / 4)[DW_ALPHA / 4] = call.alpha ?? 0;
+  f32[DW_ALPHA / 4] = call.alpha ?? 0;
   set(DW_R, call.residual?.r ?? 0);
   set(DW_LDR, call.residual?.ldr ?? 0);
   set(DW_KH, call.kernel[0]);

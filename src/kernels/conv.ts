@@ -13,7 +13,7 @@ import {
 } from './abi.ts';
 import { activationCode, type Activation } from './activation.ts';
 import { packedConvFloats } from './conv-pack.ts';
-import { regionsOverlap, type Region } from './eltwise-regions.ts';
+import { paramBlock, regionsOverlap, type Region } from './eltwise-regions.ts';
 import type { SharedMemory } from './wasm.ts';
 
 /** Output pixels per IGEMM micro-tile (GEMM_MR rows). */
@@ -201,10 +201,7 @@ export function validateIgemm(call: IgemmCall, plan: IgemmPlan, memoryBytes: num
 export function writeIgemmParams(memory: SharedMemory, at: number, call: IgemmCall, plan: IgemmPlan): void {
   const buffer = memory.buffer;
   validateIgemm(call, plan, buffer.byteLength);
-  if (at % 16 !== 0 || at < RESERVED_BYTES || at + IGEMM_PARAMS_BYTES > buffer.byteLength) {
-    throw new FlowinferError(`IGEMM parameter block at ${at}: must be 16-byte aligned, in the arena and in the memory`);
-  }
-  const u32 = new Uint32Array(buffer, at, IGEMM_PARAMS_BYTES / 4);
+  const { u32, f32 } = paramBlock(memory, at, IGEMM_PARAMS_BYTES, 'IGEMM');
   u32.fill(0);
   u32[IGEMM_IN / 4] = call.input;
   u32[IGEMM_IND / 4] = call.ind;
@@ -215,7 +212,7 @@ export function writeIgemmParams(memory: SharedMemory, at: number, call: IgemmCa
   u32[IGEMM_N / 4] = call.n;
   u32[IGEMM_K / 4] = call.k;
   u32[IGEMM_ACT / 4] = activationCode(call.activation ?? 'none');
-  new Float32Array(buffer, at, IGEMM_PARAMS_BYTES / 4)[IGEMM_ALPHA / 4] = call.alpha ?? 0;
+  f32[IGEMM_ALPHA / 4] = call.alpha ?? 0;
   u32[IGEMM_TAPS / 4] = call.taps;
   u32[IGEMM_CHUNK / 4] = plan.chunk;
   u32[IGEMM_R / 4] = call.residual?.r ?? 0;

@@ -80,3 +80,14 @@ export function blockViews(memory: SharedMemory, at: number, bytes: number): { u
   const buffer = memory.buffer;
   return { u32: new Uint32Array(buffer, at, bytes / 4), i32: new Int32Array(buffer, at, bytes / 4), f32: new Float32Array(buffer, at, bytes / 4) };
 }
+
+/**
+ * The 32-bit views of a kernel's parameter block of `bytes` at `at`, after checking it is 16-byte aligned,
+ * in the arena and in the memory (`what` names the kernel in the error).
+ */
+export function paramBlock(memory: SharedMemory, at: number, bytes: number, what: string): { u32: Uint32Array; i32: Int32Array; f32: Float32Array } {
+  if (at % 16 !== 0 || at < RESERVED_BYTES || at + bytes > memory.buffer.byteLength) {
+    throw new FlowinferError(`${what} parameter block at ${at}: must be 16-byte aligned, in the arena and in the memory`);
+  }
+  return blockViews(memory, at, bytes);
+}

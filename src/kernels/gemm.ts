@@ -25,6 +25,7 @@ import {
 import { activationCode, type Activation } from './activation.ts';
 import { packedGemmFloats } from './pack.ts';
 import type { SharedMemory } from './wasm.ts';
+import { paramBlock } from './eltwise-regions.ts';
 
 /** C[m, n] = act(bias[n] + sum_k A[m, k] * W[n, k]); a, w, c are byte offsets, lda/ldc strides in floats. */
 export interface GemmCall {
@@ -129,10 +130,7 @@ export function writeGemmParams(memory: SharedMemory, at: number, call: GemmCall
   if (!(Number.isInteger(tiles.tileM) && tiles.tileM >= GEMM_MR && tiles.tileM % GEMM_MR === 0 && Number.isInteger(tiles.tileN) && tiles.tileN >= 1)) {
     throw new FlowinferError(`GEMM tiles ${tiles.tileM} x ${tiles.tileN}: tileM must be a positive multiple of ${GEMM_MR}, tileN a positive integer`);
   }
-  if (at % 16 !== 0 || at < RESERVED_BYTES || at + GEMM_PARAMS_BYTES > buffer.byteLength) {
-    throw new FlowinferError(`GEMM parameter block at ${at}: must be 16-byte aligned, in the arena and in the memory`);
-  }
-  const u32 = new Uint32Array(buffer, at, GEMM_PARAMS_BYTES / 4);
+  const { u32, f32 } = paramBlock(memory, at, GEMM_PARAMS_BYTES, 'GEMM');
   u32[GEMM_A / 4] = call.a;
   u32[GEMM_LDA / 4] = call.lda;
   u32[GEMM_W / 4] = call.w;
@@ -142,7 +140,7 @@ export function writeGemmParams(memory: SharedMemory, at: number, call: GemmCall
   u32[GEMM_N / 4] = call.n;
   u32[GEMM_K / 4] = call.k;
   u32[GEMM_ACT / 4] = activationCode(call.activation ?? 'none');
-  new Float32Array(buffer, at, GEMM_PARAMS_BYTES / 4)[GEMM_ALPHA / 4] = call.alpha ?? 0;
+  f32[GEMM_ALPHA / 4] = call.alpha ?? 0;
   u32[GEMM_TILE_M / 4] = tiles.tileM;
   u32[GEMM_TILE_N / 4] = tiles.tileN;
   u32[GEMM_R / 4] = call.residual?.r ?? 0;
